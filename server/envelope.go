@@ -1,0 +1,352 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// msgKind tells what an incoming line turned out to be.
+type msgKind int
+
+const (
+	kindRequest msgKind = iota + 1
+	kindNotification
+	kindResponse
+)
+
+// envelope is one incoming JSON-RPC message after the framing checks.
+// Its byte slices point into the line it was parsed from.
+type envelope struct {
+	kind   msgKind
+	id     json.RawMessage // exactly as sent; nil for notifications
+	key    string          // id normalized for lookups: "s"+string or "n"+digits
+	method string
+	params json.RawMessage // nil when absent
+	result json.RawMessage
+	err    json.RawMessage
+}
+
+// wireError is a JSON-RPC error the stream answers by itself.
+type wireError struct {
+	code    int64
+	message string
+	id      json.RawMessage // nil when the id could not be read
+}
+
+func (e *wireError) Error() string { return e.message }
+
+// member is one top-level name/value pair of a JSON object.
+type member struct {
+	name  string
+	value []byte
+}
+
+// parseEnvelope checks one line against JSON-RPC 2.0 as MCP uses it. It
+// never panics; every refusal comes back as a wireError with a sentence
+// that tells the client what to fix.
+func parseEnvelope(line []byte) (envelope, *wireError) {
+	var env envelope
+	if i := invalidUTF8(line); i >= 0 {
+		return env, &wireError{code: jsonrpc2.CodeParseError,
+			message: fmt.Sprintf("Parse error: the message is not valid UTF-8 (bad byte at offset %d); send UTF-8 text", i)}
+	}
+	if !json.Valid(line) {
+		return env, &wireError{code: jsonrpc2.CodeParseError, message: "Parse error: " + describeJSONError(line)}
+	}
+	switch first := line[firstNonSpace(line)]; first {
+	case '{':
+	case '[':
+		return env, &wireError{code: jsonrpc2.CodeInvalidRequest,
+			message: "Invalid Request: batches are not supported; send one JSON-RPC message per line"}
+	default:
+		return env, &wireError{code: jsonrpc2.CodeInvalidRequest,
+			message: fmt.Sprintf("Invalid Request: a message must be a JSON object, got %s", jsonKind(first))}
+	}
+
+	var jsonrpcRaw, idRaw, methodRaw []byte
+	for _, m := range objectMembers(line) {
+		var slot *[]byte
+		switch m.name {
+		case "jsonrpc":
+			slot = &jsonrpcRaw
+		case "id":
+			slot = &idRaw
+		case "method":
+			slot = &methodRaw
+		case "params":
+			slot = (*[]byte)(&env.params)
+		case "result":
+			slot = (*[]byte)(&env.result)
+		case "error":
+			slot = (*[]byte)(&env.err)
+		default:
+			continue // unknown members are ignored, as JSON-RPC allows
+		}
+		if *slot != nil {
+			return env, &wireError{code: jsonrpc2.CodeInvalidRequest,
+				message: fmt.Sprintf("Invalid Request: member %q appears twice; send it once", m.name)}
+		}
+		*slot = m.value
+	}
+
+	// Read the id first so that every later refusal can carry it.
+	var idErr string
+	if idRaw != nil {
+		env.key, idErr = idKey(idRaw)
+		if idErr == "" {
+			env.id = idRaw
+		}
+	}
+	fail := func(msg string) (envelope, *wireError) {
+		return envelope{}, &wireError{code: jsonrpc2.CodeInvalidRequest, message: "Invalid Request: " + msg, id: env.id}
+	}
+	if jsonrpcRaw == nil {
+		return fail(`the "jsonrpc" member is missing; add "jsonrpc":"2.0"`)
+	}
+	if s, ok := decodeString(jsonrpcRaw); !ok || s != "2.0" {
+		return fail(fmt.Sprintf(`"jsonrpc" must be "2.0", got %s`, shorten(jsonrpcRaw, 24)))
+	}
+	if idErr != "" {
+		return fail(idErr)
+	}
+
+	if methodRaw == nil {
+		if env.result == nil && env.err == nil {
+			return fail(`the "method" member is missing; every request needs a method name`)
+		}
+		if env.result != nil && env.err != nil {
+			return fail(`a response must not carry both "result" and "error"`)
+		}
+		if env.id == nil {
+			return fail(`a response must carry the id of the request it answers`)
+		}
+		env.kind = kindResponse
+		return env, nil
+	}
+	method, ok := decodeString(methodRaw)
+	if !ok {
+		return fail(fmt.Sprintf(`"method" must be a string, got %s`, jsonKind(methodRaw[0])))
+	}
+	if env.result != nil || env.err != nil {
+		return fail(`a request must not carry "result" or "error"`)
+	}
+	env.method = method
+	if env.params != nil && env.params[0] != '{' {
+		if bytes.Equal(env.params, []byte("null")) {
+			env.params = nil // treated like absent params, as most SDKs send them
+		} else {
+			return envelope{}, &wireError{code: jsonrpc2.CodeInvalidParams,
+				message: fmt.Sprintf(`Invalid params: "params" must be a JSON object, got %s`, jsonKind(env.params[0])), id: env.id}
+		}
+	}
+	if idRaw == nil {
+		env.kind = kindNotification
+	} else {
+		env.kind = kindRequest
+	}
+	return env, nil
+}
+
+// idKey checks a raw id and returns its lookup key, or a sentence saying
+// why it is not acceptable. Ids are strings or non-negative integers
+// written without fraction or exponent; integers of any size are kept as
+// written.
+func idKey(raw []byte) (key string, problem string) {
+	const rule = "; use a string or a non-negative integer"
+	switch c := raw[0]; {
+	case c == '"':
+		s, _ := decodeString(raw)
+		return "s" + s, ""
+	case c == '-':
+		return "", `"id" must not be negative, got ` + shorten(raw, 24) + rule
+	case c >= '0' && c <= '9':
+		for _, d := range raw {
+			if d < '0' || d > '9' {
+				return "", `"id" must be an integer without fraction or exponent, got ` + shorten(raw, 24) + rule
+			}
+		}
+		return "n" + string(raw), ""
+	case c == 'n':
+		return "", `"id" must not be null` + rule
+	default:
+		return "", `"id" must not be ` + jsonKind(c) + rule
+	}
+}
+
+// jsonKind names the JSON type that starts with byte c.
+func jsonKind(c byte) string {
+	switch {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// decodeString decodes a raw JSON value that must be a string.
+func decodeString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// shorten returns raw as text of at most n runes, marking a cut with "…".
+func shorten(raw []byte, n int) string {
+	if utf8.RuneCount(raw) <= n {
+		return string(raw)
+	}
+	r := []rune(string(raw))
+	return string(r[:n-1]) + "…"
+}
+
+// invalidUTF8 returns the offset of the first byte that is not valid
+// UTF-8, or -1.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// describeJSONError turns the decoder's complaint about invalid JSON into
+// a sentence with the byte offset where it went wrong.
+func describeJSONError(line []byte) string {
+	var v any
+	err := json.Unmarshal(line, &v)
+	var syn *json.SyntaxError
+	switch {
+	case err == nil:
+		return "the message is not valid JSON"
+	case asSyntaxError(err, &syn) && syn.Offset >= int64(len(line)):
+		return fmt.Sprintf("the message is not valid JSON (it ends after %d bytes, before the value is complete)", len(line))
+	case asSyntaxError(err, &syn):
+		return fmt.Sprintf("the message is not valid JSON (byte offset %d: %s)", syn.Offset, trimJSONPrefix(syn.Error()))
+	default:
+		return "the message is not valid JSON (it ends before the value is complete)"
+	}
+}
+
+func asSyntaxError(err error, target **json.SyntaxError) bool {
+	s, ok := err.(*json.SyntaxError)
+	if ok {
+		*target = s
+	}
+	return ok
+}
+
+// trimJSONPrefix drops the Go-specific "json: " lead-in of decoder errors.
+func trimJSONPrefix(s string) string {
+	const p = "json: "
+	if len(s) > len(p) && s[:len(p)] == p {
+		return s[len(p):]
+	}
+	return s
+}
+
+// firstNonSpace returns the index of the first byte that is not JSON
+// white space. The line is known to be valid JSON, so there is one.
+func firstNonSpace(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return i
+		}
+	}
+	return 0
+}
+
+// objectMembers splits a valid JSON object into its top-level members
+// without decoding the values. Names are compared exactly, unlike
+// encoding/json's case-insensitive field matching.
+func objectMembers(obj []byte) []member {
+	var out []member
+	i := firstNonSpace(obj) + 1 // past '{'
+	for {
+		i = skipSpace(obj, i)
+		if obj[i] == '}' {
+			return out
+		}
+		if obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+		end := skipValue(obj, i)
+		name, _ := decodeString(obj[i:end])
+		i = skipSpace(obj, end)
+		i = skipSpace(obj, i+1) // past ':'
+		vend := skipValue(obj, i)
+		out = append(out, member{name: name, value: obj[i:vend]})
+		i = vend
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the JSON value starting at i in b, which is
+// known to be valid JSON.
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		for j := i + 1; j < len(b); j++ {
+			switch b[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return len(b)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = skipValue(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	default:
+		j := i
+		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\r' && b[j] != '\n' {
+			j++
+		}
+		return j
+	}
+}

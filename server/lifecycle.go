@@ -1,0 +1,100 @@
+package server
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// protocolVersions are the MCP revisions the server negotiates, newest
+// first. A client asking for another one is answered with the newest.
+var protocolVersions = [...]string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// ProtocolVersions returns the MCP revisions the server negotiates, newest
+// first.
+func ProtocolVersions() []string { return slices.Clone(protocolVersions[:]) }
+
+// clientInfo is what the client said about itself in initialize.
+type clientInfo struct {
+	Name         string
+	Version      string
+	Roots        bool // the client can answer roots/list
+	RootsChanged bool // and sends notifications/roots/list_changed
+	Elicitation  bool // the client can answer elicitation/create
+}
+
+type initializeParams struct {
+	ProtocolVersion *string `json:"protocolVersion"`
+	Capabilities    struct {
+		Roots *struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"roots"`
+		Elicitation *json.RawMessage `json:"elicitation"`
+	} `json:"capabilities"`
+	ClientInfo struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"clientInfo"`
+}
+
+type initializeResult struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    map[string]any `json:"capabilities"`
+	ServerInfo      serverInfo     `json:"serverInfo"`
+	Instructions    string         `json:"instructions,omitempty"`
+}
+
+type serverInfo struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// initialize answers the handshake. It runs in the read loop, so nothing
+// the client sends after it is seen before the session is ready.
+func (s *session) initialize(env envelope) {
+	if s.initialized.Load() {
+		s.writeError(env.id, -32600, "Invalid Request: the session is already initialized; send initialize once per session")
+		return
+	}
+	var p initializeParams
+	if err := json.Unmarshal(env.params, &p); err != nil || env.params == nil {
+		s.invalidParams(env.id, "initialize needs params with protocolVersion, capabilities and clientInfo")
+		return
+	}
+	if p.ProtocolVersion == nil || *p.ProtocolVersion == "" {
+		s.invalidParams(env.id, "initialize needs a protocolVersion such as %q", protocolVersions[0])
+		return
+	}
+	version := protocolVersions[0]
+	if slices.Contains(protocolVersions[:], *p.ProtocolVersion) {
+		version = *p.ProtocolVersion
+	}
+	ci := clientInfo{Name: p.ClientInfo.Name, Version: p.ClientInfo.Version}
+	if r := p.Capabilities.Roots; r != nil {
+		ci.Roots, ci.RootsChanged = true, r.ListChanged
+	}
+	ci.Elicitation = p.Capabilities.Elicitation != nil
+
+	s.mu.Lock()
+	s.version, s.client = version, ci
+	s.mu.Unlock()
+
+	res := initializeResult{
+		ProtocolVersion: version,
+		Capabilities: map[string]any{
+			"tools":   map[string]any{},
+			"logging": map[string]any{},
+		},
+		ServerInfo:   serverInfo{Name: s.srv.opts.Name, Title: s.srv.opts.Title, Version: s.srv.opts.Version},
+		Instructions: s.srv.opts.Instructions,
+	}
+	b, err := appendResult(nil, env.id, res)
+	if err != nil {
+		s.writeError(env.id, -32603, "Internal error: could not encode the initialize result")
+		return
+	}
+	s.initialized.Store(true)
+	_ = s.stream.writeLine(b)
+	s.log.Info().Str("client", ci.Name).Str("client_version", ci.Version).
+		Str("requested", *p.ProtocolVersion).Str("protocol", version).Msg("session initialized")
+}

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// LogLevel is the severity of a message sent to the client, as in syslog
+// (RFC 5424), which MCP's logging uses.
+type LogLevel int32
+
+// The levels, least severe first.
+const (
+	LevelDebug LogLevel = iota
+	LevelInfo
+	LevelNotice
+	LevelWarning
+	LevelError
+	LevelCritical
+	LevelAlert
+	LevelEmergency
+)
+
+var levelNames = [...]string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// String returns the level's MCP name.
+func (l LogLevel) String() string {
+	if l < 0 || int(l) >= len(levelNames) {
+		return "unknown"
+	}
+	return levelNames[l]
+}
+
+func parseLogLevel(s string) (LogLevel, bool) {
+	for i, n := range levelNames {
+		if n == s {
+			return LogLevel(i), true
+		}
+	}
+	return 0, false
+}
+
+// setLevel answers logging/setLevel: from now on, messages at or above
+// the level are sent as notifications/message.
+func (s *session) setLevel(env envelope) {
+	var p struct {
+		Level *string `json:"level"`
+	}
+	if env.params != nil {
+		_ = json.Unmarshal(env.params, &p)
+	}
+	if p.Level == nil {
+		s.invalidParams(env.id, `logging/setLevel needs "level", one of %s`, strings.Join(levelNames[:], ", "))
+		return
+	}
+	l, ok := parseLogLevel(*p.Level)
+	if !ok {
+		s.invalidParams(env.id, `unknown log level %q; use one of %s`, shortenString(*p.Level, 24), strings.Join(levelNames[:], ", "))
+		return
+	}
+	s.clientLevel.Store(int32(l))
+	s.writeResult(env.id, []byte("{}"))
+}
+
+type messageParams struct {
+	Level  string `json:"level"`
+	Logger string `json:"logger,omitempty"`
+	Data   any    `json:"data"`
+}
+
+// notifyLog sends notifications/message when the client asked for
+// messages at this level.
+func (s *session) notifyLog(level LogLevel, logger string, data any) bool {
+	min := s.clientLevel.Load()
+	if min < 0 || int32(level) < min {
+		return false
+	}
+	b, err := appendNotification(nil, "notifications/message", messageParams{Level: level.String(), Logger: logger, Data: data})
+	if err != nil {
+		return false
+	}
+	return s.stream.writeLine(b) == nil
+}
+
+// Log sends a log message about this call to the client, if the client
+// asked for messages at this level with logging/setLevel. data is any
+// JSON-encodable value, usually a string. It reports whether the message
+// was sent.
+func (c *Call) Log(level LogLevel, data any) bool {
+	if c.sess == nil {
+		return false
+	}
+	return c.sess.notifyLog(level, c.Tool, data)
+}

@@ -1,0 +1,112 @@
+package server
+
+import (
+	"context"
+	"io"
+	"runtime/debug"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// Options configures a [Server]. The zero value is usable: every field has
+// a default.
+type Options struct {
+	// Name is the serverInfo name; default "toolserver".
+	Name string
+	// Title is the serverInfo title shown to people; default "toolserver".
+	Title string
+	// Version is the serverInfo version; default the module version from
+	// the build information, or "devel".
+	Version string
+	// Instructions are sent to the client in the initialize result, for
+	// the model: what the server is for and the rules it enforces.
+	Instructions string
+	// Logger receives the server's own logs. The zero Logger drops them.
+	Logger zerolog.Logger
+	// MaxMessageBytes is the largest incoming message; default
+	// [DefaultMaxMessageBytes].
+	MaxMessageBytes int
+	// MaxInFlight bounds the tool calls running at once; the reader waits
+	// for a free slot rather than buffering more. Default 64.
+	MaxInFlight int
+	// PageSize is the number of tools in one tools/list page; default 100.
+	PageSize int
+	// ShutdownGrace is how long calls still running may take to finish
+	// after the input ends or the context is cancelled, before they are
+	// cancelled; default 5s.
+	ShutdownGrace time.Duration
+}
+
+// Server is an MCP server that offers tools over a JSON-RPC stream. Add
+// tools with [AddTool] before calling [Server.Serve]; a Server may serve
+// several sessions, one per Serve call.
+type Server struct {
+	opts  Options
+	log   zerolog.Logger
+	tools registry
+}
+
+// New returns a Server configured by opts.
+func New(opts Options) *Server {
+	if opts.Name == "" {
+		opts.Name = "toolserver"
+	}
+	if opts.Title == "" {
+		opts.Title = opts.Name
+	}
+	if opts.Version == "" {
+		opts.Version = buildVersion()
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = 64
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = 100
+	}
+	if opts.ShutdownGrace <= 0 {
+		opts.ShutdownGrace = 5 * time.Second
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	return &Server{opts: opts, log: opts.Logger}
+}
+
+// buildVersion is the main module's version as the go command recorded it.
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// Serve runs one MCP session that reads requests from r and writes
+// responses and notifications to w, one JSON message per line. It returns
+// when r reaches EOF or ctx is cancelled, after the calls still running
+// have finished or [Options.ShutdownGrace] has passed. The error is nil
+// unless writing to w failed.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	stream := NewStream(r, w, s.opts.MaxMessageBytes, s.log)
+	sess := newSession(ctx, s, stream)
+	conn := jsonrpc2.NewConn(context.WithoutCancel(ctx), stream, sess, jsonrpc2.SetLogger(jsonrpc2Logger{s.log}))
+	select {
+	case <-conn.DisconnectNotify():
+		s.log.Debug().Msg("input closed; finishing calls in flight")
+	case <-ctx.Done():
+		s.log.Debug().Msg("asked to stop; finishing calls in flight")
+	}
+	sess.drain(s.opts.ShutdownGrace)
+	_ = conn.Close()
+	stream.wmu.Lock()
+	defer stream.wmu.Unlock()
+	return stream.werr
+}
+
+// jsonrpc2Logger sends jsonrpc2's own complaints to the server log.
+type jsonrpc2Logger struct{ log zerolog.Logger }
+
+func (l jsonrpc2Logger) Printf(format string, v ...any) {
+	l.log.Debug().Msgf(format, v...)
+}

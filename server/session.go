@@ -1,0 +1,191 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// session is the state of one client connection: the handshake, the calls
+// in flight and the client's log level. It is the jsonrpc2 handler.
+type session struct {
+	srv    *Server
+	stream *Stream
+	log    zerolog.Logger
+
+	base      context.Context // parent of every call's context
+	cancelAll context.CancelFunc
+	slots     chan struct{} // one token per call in flight
+	running   sync.WaitGroup
+
+	initialized atomic.Bool
+	clientLevel atomic.Int32 // lowest level sent as notifications/message; -1 none
+
+	mu       sync.Mutex
+	version  string          // negotiated protocol version
+	client   clientInfo      // from initialize
+	inflight map[string]*inflight
+}
+
+// inflight is a tools/call that has not answered yet.
+type inflight struct {
+	cancel    context.CancelFunc
+	cancelled bool // by the client: the response must not be sent
+}
+
+func newSession(ctx context.Context, srv *Server, stream *Stream) *session {
+	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s := &session{
+		srv:       srv,
+		stream:    stream,
+		log:       srv.log,
+		base:      base,
+		cancelAll: cancel,
+		slots:     make(chan struct{}, srv.opts.MaxInFlight),
+		inflight:  make(map[string]*inflight),
+	}
+	s.clientLevel.Store(-1)
+	return s
+}
+
+// Handle implements [jsonrpc2.Handler]. It runs in jsonrpc2's read loop:
+// protocol methods are answered right here, in arrival order; tool calls
+// wait for a free slot (holding back the reader) and run concurrently.
+func (s *session) Handle(_ context.Context, _ *jsonrpc2.Conn, _ *jsonrpc2.Request) {
+	env := s.stream.current()
+	if env.kind == kindNotification {
+		s.handleNotification(env)
+		return
+	}
+	if s.log.Debug().Enabled() {
+		s.log.Debug().RawJSON("id", env.id).Str("method", env.method).Msg("request")
+	}
+	switch env.method {
+	case "initialize":
+		s.initialize(env)
+		return
+	case "ping":
+		s.writeResult(env.id, []byte("{}"))
+		return
+	case "server/discover":
+		s.writeError(env.id, jsonrpc2.CodeMethodNotFound,
+			"Method not found: server/discover is part of MCP 2026-07-28, which this server does not speak; send initialize (2025-11-25 or earlier)")
+		return
+	}
+	if !s.initialized.Load() {
+		if isMethod(env.method) {
+			s.writeError(env.id, jsonrpc2.CodeInvalidRequest,
+				fmt.Sprintf("Invalid Request: send initialize first; %s is accepted only after the initialize handshake", env.method))
+			return
+		}
+	}
+	switch env.method {
+	case "tools/list":
+		s.listTools(env)
+	case "tools/call":
+		s.startCall(env)
+	case "logging/setLevel":
+		s.setLevel(env)
+	default:
+		s.writeError(env.id, jsonrpc2.CodeMethodNotFound,
+			fmt.Sprintf("Method not found: %q; this server answers %s", env.method, methodList))
+	}
+}
+
+// isMethod reports whether the server answers requests for method; the
+// others get -32601.
+func isMethod(method string) bool {
+	switch method {
+	case "initialize", "ping", "tools/list", "tools/call", "logging/setLevel":
+		return true
+	}
+	return false
+}
+
+const methodList = "initialize, ping, tools/list, tools/call and logging/setLevel"
+
+// handleNotification acts on a notification. Notifications never get a
+// response, and unknown ones are ignored.
+func (s *session) handleNotification(env envelope) {
+	switch env.method {
+	case "notifications/initialized":
+		s.log.Debug().Msg("client finished the handshake")
+	case "notifications/cancelled":
+		s.cancelCall(env.params)
+	default:
+		s.log.Debug().Str("method", env.method).Msg("ignored notification")
+	}
+}
+
+// cancelCall cancels the call a notifications/cancelled names. Unknown
+// and finished ids are ignored, as MCP requires.
+func (s *session) cancelCall(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || len(p.RequestID) == 0 {
+		s.log.Debug().Msg("ignored a cancellation without a readable requestId")
+		return
+	}
+	key, bad := idKey(p.RequestID)
+	if bad != "" {
+		return
+	}
+	s.mu.Lock()
+	c := s.inflight[key]
+	if c != nil {
+		c.cancelled = true
+	}
+	s.mu.Unlock()
+	if c == nil {
+		s.log.Debug().RawJSON("id", p.RequestID).Msg("cancellation for no call in flight")
+		return
+	}
+	s.log.Info().RawJSON("id", p.RequestID).Str("reason", p.Reason).Msg("call cancelled by the client")
+	c.cancel()
+}
+
+// drain waits for the calls in flight, cancels those still running after
+// grace, and gives them a moment to return.
+func (s *session) drain(grace time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		s.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(grace):
+		s.log.Warn().Dur("grace", grace).Msg("calls still running at shutdown; cancelling them")
+		s.cancelAll()
+		select {
+		case <-done:
+		case <-time.After(time.Second):
+			s.log.Error().Msg("calls ignored cancellation; leaving them behind")
+		}
+	}
+	s.cancelAll()
+}
+
+// writeResult sends a success response with an encoded result.
+func (s *session) writeResult(id json.RawMessage, result []byte) {
+	_ = s.stream.writeLine(appendRawResult(nil, id, result))
+}
+
+// writeError sends an error response.
+func (s *session) writeError(id json.RawMessage, code int64, msg string) {
+	_ = s.stream.writeLine(appendError(nil, id, code, msg, nil))
+}
+
+// invalidParams sends -32602 with a message that starts as the JSON-RPC
+// specification names the code.
+func (s *session) invalidParams(id json.RawMessage, format string, args ...any) {
+	s.writeError(id, jsonrpc2.CodeInvalidParams, "Invalid params: "+fmt.Sprintf(format, args...))
+}

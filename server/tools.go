@@ -1,0 +1,221 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/stdiotools/toolserver/security"
+)
+
+// ToolSpec describes a tool: what the model reads about it, and the level
+// the server checks before listing or running it.
+type ToolSpec struct {
+	// Name identifies the tool in tools/call: 1 to 128 characters of
+	// letters, digits, '_', '-' and '.'.
+	Name string
+	// Title is a short human-readable name; clients show it instead of
+	// Name when present.
+	Title string
+	// Description tells the model what the tool does and when to use it.
+	// It is required.
+	Description string
+	// Level is how much the tool may change; it also decides the
+	// readOnlyHint annotation.
+	Level security.Level
+	// Destructive marks a Write tool that may overwrite or lose existing
+	// data. Admin tools are always destructive; Read tools never are.
+	Destructive bool
+	// Idempotent marks a Write or Admin tool that has no further effect
+	// when called again with the same arguments.
+	Idempotent bool
+	// OpenWorld marks a tool that reaches outside the server's own
+	// sandbox (the network, other processes).
+	OpenWorld bool
+}
+
+// ToolAnnotations are the hints MCP clients read to decide how carefully to
+// treat a tool. [ToolSpec] derives them so that they are always honest.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
+}
+
+// Annotations returns the annotations spec implies.
+func (spec ToolSpec) Annotations() ToolAnnotations {
+	a := ToolAnnotations{Title: spec.Title, OpenWorldHint: spec.OpenWorld}
+	if spec.Level == security.Read {
+		a.ReadOnlyHint = true // destructive and idempotent hints only mean something for tools that write
+		return a
+	}
+	destructive := spec.Destructive || spec.Level == security.Admin
+	idempotent := spec.Idempotent
+	a.DestructiveHint, a.IdempotentHint = &destructive, &idempotent
+	return a
+}
+
+// Tool is a tool as tools/list describes it.
+type Tool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  ToolAnnotations `json:"annotations"`
+}
+
+// handlerFunc runs one call of a tool with its raw arguments. It reports
+// every failure inside the result; it never returns a protocol error.
+type handlerFunc func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult
+
+// tool is a registered tool.
+type tool struct {
+	spec    ToolSpec
+	info    Tool
+	listing json.RawMessage // info encoded once for tools/list
+	run     handlerFunc
+}
+
+// registry holds the tools in the order they were added.
+type registry struct {
+	list   []*tool
+	byName map[string]*tool
+}
+
+// validToolName reports whether name follows MCP's tool name rule:
+// 1 to 128 characters of [A-Za-z0-9_.-].
+func validToolName(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	for _, c := range []byte(name) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// add registers t after checking its definition.
+func (r *registry) add(t *tool) error {
+	name := t.spec.Name
+	switch {
+	case !validToolName(name):
+		return fmt.Errorf("tool name %q is invalid: use 1 to 128 letters, digits, '_', '-' or '.'", name)
+	case strings.TrimSpace(t.spec.Description) == "":
+		return fmt.Errorf("tool %q has no description: the model needs one to know when to use it", name)
+	case t.spec.Level < security.Read || t.spec.Level > security.Admin:
+		return fmt.Errorf("tool %q has an unknown level %v", name, t.spec.Level)
+	}
+	if _, dup := r.byName[name]; dup {
+		return fmt.Errorf("tool %q is already registered", name)
+	}
+	t.info = Tool{
+		Name:         name,
+		Title:        t.spec.Title,
+		Description:  t.spec.Description,
+		InputSchema:  t.info.InputSchema,
+		OutputSchema: t.info.OutputSchema,
+		Annotations:  t.spec.Annotations(),
+	}
+	b, err := marshalNoEscape(t.info)
+	if err != nil {
+		return fmt.Errorf("tool %q: encode its description: %w", name, err)
+	}
+	t.listing = b
+	if r.byName == nil {
+		r.byName = make(map[string]*tool)
+	}
+	r.list = append(r.list, t)
+	r.byName[name] = t
+	return nil
+}
+
+// names lists the registered tool names, in order, for error messages.
+func (r *registry) names() string {
+	names := make([]string, len(r.list))
+	for i, t := range r.list {
+		names[i] = t.spec.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Tools returns the descriptions of the registered tools in the order
+// tools/list gives them.
+func (s *Server) Tools() []Tool {
+	out := make([]Tool, len(s.tools.list))
+	for i, t := range s.tools.list {
+		out[i] = t.info
+	}
+	return out
+}
+
+// errBadCursor is returned for a cursor this server did not hand out.
+var errBadCursor = errors.New("bad cursor")
+
+const cursorPrefix = "tools:"
+
+func encodeCursor(offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.Itoa(offset)))
+}
+
+func decodeCursor(c string, n int) (int, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
+		return 0, errBadCursor
+	}
+	off, err := strconv.Atoi(string(b[len(cursorPrefix):]))
+	if err != nil || off <= 0 || off >= n {
+		return 0, errBadCursor
+	}
+	return off, nil
+}
+
+// listTools answers tools/list, one page at a time.
+func (s *session) listTools(env envelope) {
+	var p struct {
+		Cursor *string `json:"cursor"`
+	}
+	if env.params != nil {
+		if err := json.Unmarshal(env.params, &p); err != nil {
+			s.invalidParams(env.id, `"cursor" must be a string`)
+			return
+		}
+	}
+	all := s.srv.tools.list
+	start := 0
+	if p.Cursor != nil {
+		off, err := decodeCursor(*p.Cursor, len(all))
+		if err != nil {
+			s.invalidParams(env.id, "the cursor %q was not issued by this server; pass nextCursor from the previous tools/list result unchanged, or omit it", shortenString(*p.Cursor, 40))
+			return
+		}
+		start = off
+	}
+	end := min(start+s.srv.opts.PageSize, len(all))
+	b := []byte(`{"tools":[`)
+	for i, t := range all[start:end] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, t.listing...)
+	}
+	b = append(b, ']')
+	if end < len(all) {
+		b = append(b, `,"nextCursor":`...)
+		b = appendString(b, encodeCursor(end))
+	}
+	b = append(b, '}')
+	s.writeResult(env.id, b)
+}
+
+// shortenString cuts s to at most n runes, marking the cut with "…".
+func shortenString(s string, n int) string { return shorten([]byte(s), n) }
