@@ -127,3 +127,8 @@ func textOf(t *testing.T, resp map[string]any) string {
 }
 
 func nopLogger() zerolog.Logger { return zerolog.Nop() }
+
+func nanValue() float64 {
+	zero := 0.0
+	return zero / zero
+}

@@ -28,8 +28,8 @@ type session struct {
 	clientLevel atomic.Int32 // lowest level sent as notifications/message; -1 none
 
 	mu       sync.Mutex
-	version  string          // negotiated protocol version
-	client   clientInfo      // from initialize
+	version  string     // negotiated protocol version
+	client   clientInfo // from initialize
 	inflight map[string]*inflight
 }
 
