@@ -1,0 +1,112 @@
+package schemagen
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+)
+
+var placeholderRE = regexp.MustCompile(`\{[a-zA-Z]+\}`)
+
+func TestCatalogIsComplete(t *testing.T) {
+	full := &Problem{Path: "p", Expected: "string", Got: `"x"`, GotType: "string", Allowed: []string{`"a"`},
+		Limit: "1", Count: 2, Char: "'x'", Position: 3, Class: "ident", Suggest: "q", Detail: "d"}
+	for id := msgID(1); id < numMsgs; id++ {
+		tpl := catalog[id]
+		isClass := id >= msgClassPath && id <= msgClassIdent
+		if tpl.en == "" && !isClass {
+			t.Errorf("message %d has no English text", id)
+		}
+		if tpl.zh == "" {
+			t.Errorf("message %d (%q) has no Chinese text", id, tpl.en)
+		}
+		if isClass {
+			continue
+		}
+		en := placeholderRE.FindAllString(tpl.en, -1)
+		zh := placeholderRE.FindAllString(tpl.zh, -1)
+		slices.Sort(en)
+		slices.Sort(zh)
+		if !slices.Equal(en, zh) {
+			t.Errorf("message %d: English placeholders %v, Chinese %v", id, en, zh)
+		}
+		for _, lang := range []Lang{English, Chinese} {
+			if out := expand(text(id, lang), full, lang); placeholderRE.MatchString(out) {
+				t.Errorf("message %d in %s leaves a placeholder: %q", id, lang, out)
+			}
+		}
+	}
+}
+
+func TestUnknownLanguageFallsBackToEnglish(t *testing.T) {
+	p := Problem{Path: "path", Expected: "string", msg: msgMissing}
+	if got, want := p.Message(Lang("fr")), p.Message(English); got != want {
+		t.Errorf("Message(fr) = %q, want %q", got, want)
+	}
+}
+
+func TestLongAllowedListsAreCut(t *testing.T) {
+	p := Problem{Path: "x", Got: `"z"`, msg: msgEnum,
+		Allowed: []string{`"a"`, `"b"`, `"c"`, `"d"`, `"e"`, `"f"`, `"g"`, `"h"`, `"i"`, `"j"`}}
+	want := `"x" must be one of "a", "b", "c", "d", "e", "f", "g", "h", …; got "z"`
+	if got := p.Message(English); got != want {
+		t.Errorf("Message = %q, want %q", got, want)
+	}
+	if len(p.Allowed) != 10 {
+		t.Errorf("Message changed Allowed to %q", p.Allowed)
+	}
+}
+
+func TestShortValue(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{name: "a short string is quoted", in: "abc", want: `"abc"`},
+		{name: "a long string is cut inside the quotes", in: "abcdefghijklmnopqrstuvwxyz", want: `"abcdefghijklmnopqrstuvw…"`},
+		{name: "quotes and backslashes are escaped", in: `a"b\c`, want: `"a\"b\\c"`},
+		{name: "newlines are escaped", in: "a\nb", want: `"a\nb"`},
+		{name: "invisible characters are escaped", in: "a\u202eb\x00", want: `"a\u202Eb\u0000"`},
+		{name: "characters beyond the BMP that are invisible are escaped", in: "\U000E0041", want: `"\U000E0041"`},
+		{name: "emoji are shown", in: "😀", want: `"😀"`},
+		{name: "null", in: nil, want: "null"},
+		{name: "a boolean", in: true, want: "true"},
+		{name: "an object is compact JSON with sorted keys", in: map[string]any{"b": 1.0, "a": "<x>"}, want: `{"a":"<x>","b":1}`},
+		{name: "a long array is cut", in: []any{"aaaaaaaa", "bbbbbbbb", "cccccccc"}, want: `["aaaaaaaa","bbbbbbbb",…`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := shortValue(tt.in); got != tt.want {
+				t.Errorf("shortValue(%#v) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseLang(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Lang
+		wantErr bool
+	}{
+		{in: "en", want: English},
+		{in: "en-US", want: English},
+		{in: "EN_gb", want: English},
+		{in: "zh", want: Chinese},
+		{in: "zh-CN", want: Chinese},
+		{in: "zh_Hans_CN", want: Chinese},
+		{in: "ZH-tw", want: Chinese},
+		{in: "", want: English, wantErr: true},
+		{in: "fr", want: English, wantErr: true},
+		{in: "english", want: English, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run("tag "+tt.in, func(t *testing.T) {
+			got, err := ParseLang(tt.in)
+			if (err != nil) != tt.wantErr || got != tt.want {
+				t.Errorf("ParseLang(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}

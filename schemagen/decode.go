@@ -1,0 +1,252 @@
+package schemagen
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Decode checks args, the raw "arguments" of a call, and decodes them into
+// dst, which must be a non-nil pointer to the Schema's struct type. Empty
+// args (nil, or only whitespace) mean {}.
+//
+// It runs these stages, stopping at the first that finds problems:
+//
+//  1. parsing: args must be one JSON object in valid UTF-8, with no key
+//     repeated within an object;
+//  2. coercion (input schemas only; see Report): numeric strings to numbers,
+//     "true"/"false" to booleans, a single value to a one-element array,
+//     null for an optional argument to absent;
+//  3. validation against the generated schema, plus the checks a schema
+//     cannot express: character classes, oversized numbers, the range of the
+//     Go type;
+//  4. decoding: *dst is zeroed, then set from the coerced arguments, with
+//     defaults for the absent properties of every object that was sent;
+//  5. if *dst has a method Validate() error, it is called.
+//
+// When the arguments are invalid the error is an *Errors, and *dst is left
+// untouched unless stage 5 refused them. Any other error means Decode was
+// misused (dst of the wrong type). The Report is valid in both cases.
+func (s *Schema) Decode(args json.RawMessage, dst any) (Report, error) {
+	rv := reflect.ValueOf(dst)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != s.typ {
+		return Report{}, fmt.Errorf("schemagen: Decode: dst must be a non-nil *%s, got %T", s.typ, dst)
+	}
+	obj, p := parseArgs(args)
+	if p != nil {
+		return Report{}, &Errors{Problems: []Problem{*p}}
+	}
+	var report Report
+	c := checker{input: s.input, root: s.root, report: &report}
+	c.walk(s.root, obj, make(path, 0, 8))
+	c.validate(s.validator, s.root, obj, nil)
+	report.sortCoercions(c.keys)
+	if len(c.problems) > 0 {
+		return report, newErrors(c.problems)
+	}
+	target := rv.Elem()
+	d := decoder{checker: &c, report: &report}
+	value := reflect.New(s.typ).Elem()
+	d.assign(s.root, obj, value, make(path, 0, 8))
+	if len(c.problems) > 0 {
+		return report, newErrors(c.problems)
+	}
+	target.Set(value)
+	if v, ok := dst.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return report, hookErrors(err)
+		}
+	}
+	return report, nil
+}
+
+// hookErrors turns the error of a Validate method into *Errors. An *Errors
+// (possibly wrapped) keeps its problems; any other error becomes one problem
+// of kind Other whose message is the error's text.
+func hookErrors(err error) *Errors {
+	var errs *Errors
+	if errors.As(err, &errs) && len(errs.Problems) > 0 {
+		return newErrors(slices.Clone(errs.Problems))
+	}
+	p := Problem{Kind: Other, Rule: "validate", Detail: err.Error(), rank: -1}
+	if p.Detail == "" {
+		p.msg = msgHookFailed
+	}
+	return &Errors{Problems: []Problem{p}}
+}
+
+// decoder sets Go values from validated arguments.
+type decoder struct {
+	*checker
+	report *Report
+}
+
+// assign sets rv, a settable value of n's Go type (with its pointers), from
+// the JSON value v. The value has passed validation, so a mismatch here is a
+// bug, reported as a problem rather than a panic.
+func (d *decoder) assign(n *node, v any, rv reflect.Value, at path) {
+	if v == nil {
+		return // null: leave the zero value (nil pointer, slice or map)
+	}
+	if n.ptrs > 0 {
+		p := reflect.New(n.goType)
+		rv.Set(p)
+		rv = p.Elem()
+	}
+	ok := true
+	switch n.kind {
+	case jString:
+		var s string
+		if s, ok = v.(string); ok {
+			rv.SetString(s)
+		}
+	case jBoolean:
+		var b bool
+		if b, ok = v.(bool); ok {
+			rv.SetBool(b)
+		}
+	case jInteger:
+		var num json.Number
+		if num, ok = v.(json.Number); ok {
+			var i int64
+			var u uint64
+			if i, u, ok = parseInteger(string(num), n); ok {
+				if n.unsigned {
+					rv.SetUint(u)
+				} else {
+					rv.SetInt(i)
+				}
+			}
+		}
+	case jNumber:
+		var num json.Number
+		if num, ok = v.(json.Number); ok {
+			f, err := strconv.ParseFloat(string(num), n.bits)
+			if ok = err == nil; ok {
+				rv.SetFloat(f)
+			}
+		}
+	case jObject:
+		var obj map[string]any
+		if obj, ok = v.(map[string]any); ok {
+			d.object(n, obj, rv, at)
+		}
+	case jArray:
+		var arr []any
+		if arr, ok = v.([]any); ok {
+			if rv.Kind() == reflect.Slice {
+				rv.Set(reflect.MakeSlice(rv.Type(), len(arr), len(arr)))
+			}
+			for i := range min(len(arr), rv.Len()) {
+				d.assign(n.elem, arr[i], rv.Index(i), at.at(i))
+			}
+		}
+	case jMap:
+		var obj map[string]any
+		if obj, ok = v.(map[string]any); ok {
+			m := reflect.MakeMapWithSize(rv.Type(), len(obj))
+			for k, ev := range obj {
+				e := reflect.New(rv.Type().Elem()).Elem()
+				d.assign(n.elem, ev, e, at.key(k))
+				m.SetMapIndex(reflect.ValueOf(k).Convert(rv.Type().Key()), e)
+			}
+			rv.Set(m)
+		}
+	case jAny:
+		rv.Set(reflect.ValueOf(plain(v)))
+	case jRaw:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if ok = enc.Encode(v) == nil; ok {
+			rv.SetBytes(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		}
+	case jTime:
+		var s string
+		if s, ok = v.(string); ok {
+			t, err := time.Parse(time.RFC3339Nano, s)
+			if err != nil {
+				d.add(Problem{Kind: OutOfRange, Rule: "format", msg: msgDateTime, Got: shortValue(v), GotType: "string"}, at)
+				return
+			}
+			rv.Set(reflect.ValueOf(t))
+		}
+	case jBytes:
+		var s string
+		if s, ok = v.(string); ok {
+			b, err := base64.StdEncoding.DecodeString(s)
+			if err != nil {
+				d.add(Problem{Kind: WrongType, Rule: "contentEncoding", msg: msgBase64, Expected: "string",
+					Got: shortValue(v), GotType: "string"}, at)
+				return
+			}
+			rv.SetBytes(b)
+		}
+	}
+	if !ok {
+		d.add(Problem{Kind: Other, Rule: "decode", msg: msgInvalid, Got: shortValue(v), GotType: typeOfValue(v)}, at)
+	}
+}
+
+// object sets the fields of struct value rv from obj, applying defaults to
+// the properties that are absent.
+func (d *decoder) object(n *node, obj map[string]any, rv reflect.Value, at path) {
+	for _, f := range n.fields {
+		fv, present := obj[f.name]
+		if !present && !f.hasDefault {
+			continue
+		}
+		child := at.key(f.name)
+		if !present {
+			fv = cloneJSON(f.def) // decoding may convert it in place
+			if d.report != nil {
+				d.report.Defaults = append(d.report.Defaults, formatPath(child))
+			}
+		}
+		d.assign(f.node, fv, rv.FieldByIndex(f.index), child)
+	}
+}
+
+// plain converts a JSON value for an `any` field the way encoding/json
+// would: numbers become float64. Maps and slices are converted in place.
+func plain(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(x), 64)
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = plain(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = plain(e)
+		}
+	}
+	return v
+}
+
+// cloneJSON copies the maps and slices of a JSON value.
+func cloneJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = cloneJSON(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(x))
+		for i, e := range x {
+			a[i] = cloneJSON(e)
+		}
+		return a
+	}
+	return v
+}

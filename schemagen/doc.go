@@ -1,0 +1,159 @@
+// Package schemagen turns the Go struct types of a tool's arguments and
+// results into JSON Schemas, and checks and decodes each call's arguments
+// against them, with errors that a language model can act on.
+//
+// A tool server builds the Schema of its argument type once, at
+// registration, publishes [Schema.JSON] in tools/list and calls
+// [Schema.Decode] on every call:
+//
+//	in, err := schemagen.New(reflect.TypeFor[In]())  // or schemagen.For[In]()
+//	...
+//	var args In
+//	report, err := in.Decode(rawArguments, &args)
+//	var errs *schemagen.Errors
+//	if errors.As(err, &errs) {
+//		// errs.Text(lang) for the model, errs.Problems for programs.
+//	}
+//
+// # Schemas
+//
+// The schema of a struct is a JSON Schema 2020-12 object written inline:
+// no $ref, $defs, $schema or $id. Properties appear in the order of the
+// struct's fields; every object, including nested structs and the elements
+// of slices of structs, has "additionalProperties": false. Property names
+// come from json tags; fields tagged json:"-" and unexported fields are
+// left out, and embedded structs have their fields promoted as
+// encoding/json does. Two fields with the same JSON name are an error.
+//
+// Go types map to JSON as encoding/json maps them: strings, booleans,
+// numbers, integers (with "minimum" and "maximum" set to the range of types
+// narrower than 64 bits, and "minimum": 0 for unsigned ones), structs,
+// slices and arrays, maps with string keys, time.Time (an RFC 3339
+// date-time string), []byte (a base64 string), json.RawMessage and any (any
+// JSON value). A pointer has the schema of what it points to; it is not made
+// nullable. Channels, functions, complex numbers, interfaces with methods,
+// maps with other keys, pointers to pointers and types with their own
+// UnmarshalJSON, UnmarshalText or JSONSchema methods are refused, as are
+// recursive types, whose error names the type and the field path that leads
+// back to it. The json ",string" option is refused too.
+//
+// # Required properties
+//
+// In an input schema a property is required unless its json tag has
+// omitempty or omitzero, or its field is a pointer, or it has a default.
+// In an output schema (see [NewOutput]) a property is required unless its
+// json tag has omitempty or omitzero, because that is when encoding/json
+// leaves it out.
+//
+// # Tags
+//
+// Constraints come from struct tags, one key per constraint:
+//
+//	description:"..."       the property's description (preferred);
+//	                        jsonschema:"description=..." is accepted too,
+//	                        and no other jsonschema tag
+//	default:"..."           the value used when the argument is absent; for
+//	                        a string field the text itself, for any other
+//	                        field JSON text: default:"10", default:"true",
+//	                        default:"[\"*.go\"]"
+//	enum:"a,b,c"            allowed values, comma-separated, spaces trimmed;
+//	                        for string, integer and number fields
+//	minimum:"1"  maximum:"100"  exclusiveMinimum:"0"  exclusiveMaximum:"1"
+//	                        bounds of integer and number fields
+//	minLength:"1"  maxLength:"200"
+//	                        bounds of a string's length in characters
+//	pattern:"^v[0-9]+$"     a regular expression (RE2 syntax) strings match
+//	minItems:"1"  maxItems:"50"
+//	                        bounds of a slice's length
+//	chars:"path"            the character class of strings (see below)
+//	keychars:"text"         the character class of a map's keys
+//
+// On slices, arrays, maps and pointers, the string and number tags apply to
+// the values inside (the elements of a []string, the values of a
+// map[string]int); minItems and maxItems apply to the outermost slice. A
+// tag that applies to nothing in its field (minLength on an int), a
+// misspelt key (minlength), a value that is not what the key wants (minimum
+// that is not a number, a bound outside the Go type's range, minimum above
+// maximum) and a default that breaks its own field's rules (a string
+// outside its enum, say) are errors of New, which names the field.
+//
+// # Character classes
+//
+// Every string an input schema accepts has a character class from
+// package security: ident (ASCII letters, digits, '_' and '-', not empty),
+// path (printable characters except '\'), glob (the same, described as
+// wildcards), text (anything except control characters other than tab,
+// newline and carriage return) or expr (an arithmetic expression's
+// alphabet). A string field without a chars tag is ident, the strictest.
+// The class is published as the string's "pattern" (unless the field has
+// its own pattern tag, which takes its place) and as a phrase appended to
+// the description, and Decode enforces it with a fast check whose error
+// names the first refused character and its position. A string with an
+// enum needs no class: its values are checked against the class by New.
+// Map keys are ident unless keychars says otherwise. Values of any and
+// json.RawMessage fields are not checked: avoid them for untrusted text.
+//
+// # Output schemas
+//
+// [NewOutput] describes a tool's result with the same rules, except that
+// it has no character classes and no coercions, requires what encoding/json
+// always writes, and accepts null where encoding/json writes null for a nil
+// pointer, slice or map without omitempty ("type": ["array", "null"]).
+//
+// # Decoding arguments
+//
+// Decode parses the arguments with encoding/json, keeping numbers as
+// json.Number so that large integers keep every digit. Absent or empty
+// arguments mean {}. Anything but one JSON object in valid UTF-8 is refused
+// with one problem. So are duplicate keys within an object, which
+// encoding/json would otherwise resolve silently in favour of the last.
+// Where a number is wanted, a literal longer than 100 characters or with an
+// exponent beyond ±400 is refused before any arithmetic is done on it.
+//
+// Before validation, input schemas apply a few safe coercions, each listed
+// in the [Report]: a string holding a JSON number where a number or integer
+// is wanted ("25" becomes 25, but "2.5" for an integer and " 25 " stay
+// strings and fail), exactly "true" or "false" where a boolean is wanted
+// (never 1, 0 or "yes"), a single value where an array is wanted (wrapped in
+// a one-element array when it would be a valid element), and null for an
+// optional property (dropped, as if absent). An array is never unwrapped.
+//
+// Validation then runs the generated schema itself, compiled once with
+// github.com/santhosh-tekuri/jsonschema/v6, so what the model reads is what
+// is enforced, followed by the character classes and the range of the Go
+// type (a value beyond int64 for an int64 field, say). Floats never accept
+// NaN or infinities: JSON cannot carry them, strings such as "NaN" are not
+// coerced, and numbers beyond the float's range are refused.
+//
+// Valid arguments are decoded into a fresh value: defaults fill the absent
+// properties of every object that was sent, integers are parsed exactly
+// from their literals (2.0 and 1e3 count as integers), any fields get what
+// encoding/json would give them (float64 for numbers), json.RawMessage
+// fields get compact JSON. Finally, if the struct has a method
+// Validate() error, it is called; its error's text becomes the message of
+// a problem of kind Other, and an *Errors it returns is used as is.
+//
+// # Problems
+//
+// Invalid arguments give an *[Errors] holding every [Problem] found, each
+// with a [Kind], a path such as "edits[1].old_text" and the facts a message
+// needs. Problems are sorted by kind (missing required, wrong type, not
+// allowed, out of range, unknown argument, other), then by the schema order
+// of the argument they concern, then by path, so the same arguments always
+// give the same text. Problems that would only repeat another are dropped:
+// nothing is reported inside a value of the wrong type.
+//
+// [Problem.Message] phrases one problem as one short sentence that names
+// the argument, says what was expected and what came (values cut to about
+// two dozen characters), and how to fix it:
+//
+//	missing required argument "path" (a string); add it
+//	"head" must be an integer, got "abc" (a string)
+//	"sort" must be one of "name", "size"; got "date"
+//	unknown argument "pth"; did you mean "path"?
+//
+// [Errors.Text] lists the most critical three, one per line, then
+// "…and N more". Messages exist in English and Chinese (see [Lang]); every
+// text is in one catalog, and no library error text or JSON pointer ever
+// reaches the model.
+package schemagen

@@ -1,0 +1,267 @@
+package schemagen
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/security"
+)
+
+// maxShown is how many characters of a received value a message shows.
+const maxShown = 24
+
+// maxAllowedShown is how many allowed values a message lists.
+const maxAllowedShown = 8
+
+// Message returns the problem as one sentence in lang, built from the
+// catalog. A Problem built by hand, without a catalog entry, reads as its
+// Detail, or as a generic sentence about its Path when Detail is empty.
+func (p Problem) Message(lang Lang) string {
+	id := p.msg
+	if id == msgNone {
+		if p.Detail != "" {
+			return p.Detail
+		}
+		id = msgInvalid
+	}
+	return expand(text(id, lang), &p, lang)
+}
+
+// expand fills the {placeholders} of a catalog template from p.
+func expand(tpl string, p *Problem, lang Lang) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(tpl, '{')
+		if i < 0 {
+			b.WriteString(tpl)
+			return b.String()
+		}
+		j := strings.IndexByte(tpl[i:], '}')
+		if j < 0 {
+			b.WriteString(tpl)
+			return b.String()
+		}
+		b.WriteString(tpl[:i])
+		name := tpl[i+1 : i+j]
+		if v, ok := placeholder(name, p, lang); ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(tpl[i : i+j+1])
+		}
+		tpl = tpl[i+j+1:]
+	}
+}
+
+// placeholder returns the text of one placeholder.
+func placeholder(name string, p *Problem, lang Lang) (string, bool) {
+	switch name {
+	case "arg":
+		if p.Path == "" {
+			return text(msgArguments, lang), true
+		}
+		return `"` + p.Path + `"`, true
+	case "want":
+		return typeNoun(p.Expected, lang), true
+	case "got":
+		return p.Got, true
+	case "gotDesc":
+		if p.GotType == "" || p.GotType == "null" {
+			return p.Got, true
+		}
+		return expand(text(msgGotDesc, lang), p, lang), true
+	case "gotType":
+		return typeNoun(p.GotType, lang), true
+	case "limit":
+		return p.Limit, true
+	case "count", "n":
+		return strconv.Itoa(p.Count), true
+	case "pos":
+		return strconv.Itoa(p.Position), true
+	case "char":
+		return p.Char, true
+	case "class":
+		return classPhrase(security.CharClass(p.Class), lang), true
+	case "suggest":
+		return `"` + p.Suggest + `"`, true
+	case "detail":
+		return p.Detail, true
+	case "allowed":
+		shown := p.Allowed
+		if len(shown) > maxAllowedShown {
+			shown = append(shown[:maxAllowedShown:maxAllowedShown], "…")
+		}
+		return strings.Join(shown, text(msgListSep, lang)), true
+	}
+	return "", false
+}
+
+// typeNoun returns the noun for a JSON type name, such as "an integer".
+func typeNoun(typ string, lang Lang) string {
+	id := msgNounAny
+	switch typ {
+	case "string":
+		id = msgNounString
+	case "integer":
+		id = msgNounInteger
+	case "number":
+		id = msgNounNumber
+	case "boolean":
+		id = msgNounBoolean
+	case "object":
+		id = msgNounObject
+	case "array":
+		id = msgNounArray
+	case "null":
+		id = msgNounNull
+	}
+	return text(id, lang)
+}
+
+// classPhrase names the characters of a class in lang.
+func classPhrase(c security.CharClass, lang Lang) string {
+	if lang == English {
+		return c.Describe()
+	}
+	id := msgNone
+	switch c {
+	case security.ClassIdent:
+		id = msgClassIdent
+	case security.ClassPath:
+		id = msgClassPath
+	case security.ClassGlob:
+		id = msgClassGlob
+	case security.ClassText:
+		id = msgClassText
+	case security.ClassExpr:
+		id = msgClassExpr
+	}
+	if t := text(id, lang); t != "" {
+		return t
+	}
+	return c.Describe()
+}
+
+// typeOfValue returns the JSON type name of a parsed value.
+func typeOfValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if strings.ContainsAny(string(v), ".eE") {
+			return "number"
+		}
+		return "integer"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return "any"
+}
+
+// shortValue returns a parsed value as compact JSON text of at most about
+// maxShown characters, cut with "…". Strings stay quoted; characters that
+// are not printable are escaped so the text is safe to show.
+func shortValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return quoteShort(v, maxShown)
+	case json.Number:
+		return cut(string(v), maxShown)
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return typeOfValue(v)
+	}
+	return escapeUnprintable(cut(strings.TrimSuffix(buf.String(), "\n"), maxShown))
+}
+
+// cut shortens s to n characters, ending it with "…" when it was longer.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := 0; k < n-1; k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + "…"
+}
+
+// quoteShort quotes s JSON-style after cutting it to n characters.
+func quoteShort(s string, n int) string {
+	s = cut(s, n)
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			writeRune(&b, r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// escapeUnprintable escapes the characters of s that are not printable.
+func escapeUnprintable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		writeRune(&b, r)
+	}
+	return b.String()
+}
+
+// writeRune writes r, or \uXXXX when it is not printable (or an invisible
+// format character that could disguise the text around it).
+func writeRune(b *strings.Builder, r rune) {
+	if r == ' ' || (unicode.IsPrint(r) && r != utf8.RuneError) {
+		b.WriteRune(r)
+		return
+	}
+	if r > 0xFFFF {
+		b.WriteString(`\U`)
+		b.WriteString(strings.ToUpper(strconv.FormatInt(int64(r)|1<<32, 16)[1:]))
+		return
+	}
+	b.WriteString(`\u`)
+	b.WriteString(strings.ToUpper(strconv.FormatInt(int64(r)|1<<16, 16)[1:]))
+}
+
+// charDisplay shows a refused character: quoted when printable, as U+XXXX
+// otherwise.
+func charDisplay(r rune) string {
+	if r != '\'' && r != utf8.RuneError && unicode.IsPrint(r) && !unicode.Is(unicode.Mn, r) {
+		return "'" + string(r) + "'"
+	}
+	s := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+	for len(s) < 4 {
+		s = "0" + s
+	}
+	return "U+" + s
+}
