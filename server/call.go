@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -30,13 +31,12 @@ type Call struct {
 	done     bool
 }
 
-// callParams are the params of tools/call.
-type callParams struct {
-	Name      *string         `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Meta      struct {
-		ProgressToken json.RawMessage `json:"progressToken"`
-	} `json:"_meta"`
+// callRequest is a checked tools/call: the tool, its raw arguments and
+// the client's progress token.
+type callRequest struct {
+	tool  *tool
+	args  json.RawMessage // nil for none
+	token json.RawMessage // nil when the client wants no progress
 }
 
 // startCall takes a slot for a tools/call and runs it in its own
@@ -68,6 +68,12 @@ func (s *session) startCall(env envelope) {
 		}()
 		s.runCall(ctx, env, fl)
 	}()
+	if s.stream.r.Buffered() == 0 {
+		// The reader is about to block in read(2), holding its P; with one
+		// CPU the call would then wait for the runtime to take the P back
+		// (20 µs or more). Let it run first.
+		runtime.Gosched()
+	}
 }
 
 // runCall answers one tools/call.
@@ -79,29 +85,25 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight) {
 		s.mu.Unlock()
 		return fl.cancelled
 	}
-	t, args, perr := s.srv.resolve(env.params)
+	req, perr := s.srv.resolve(env.params)
 	if perr != nil {
 		forget()
 		s.writeError(env.id, perr.code, perr.message)
 		return
 	}
-	call := &Call{Tool: t.spec.Name, ID: env.id, sess: s}
-	if env.params != nil {
-		var p callParams
-		_ = json.Unmarshal(env.params, &p) // resolve has checked it
-		call.token = p.Meta.ProgressToken
-	}
-	res := s.srv.execute(ctx, t, call, args)
+	t := req.tool
+	call := &Call{Tool: t.spec.Name, ID: env.id, sess: s, token: req.token}
+	res := s.srv.execute(ctx, t, call, req.args)
 	call.finish()
 	if forget() {
 		s.log.Info().RawJSON("id", env.id).Str("tool", t.spec.Name).Dur("took", time.Since(start)).
 			Msg("call cancelled; no response sent")
 		return
 	}
-	b, err := appendResult(nil, env.id, res)
+	b, err := appendCallResult(nil, env.id, res)
 	if err != nil {
 		s.log.Error().Err(err).Str("tool", t.spec.Name).Msg("cannot encode the tool's result")
-		b, _ = appendResult(nil, env.id, ErrorResult(fmt.Sprintf(
+		b, _ = appendCallResult(nil, env.id, ErrorResult(fmt.Sprintf(
 			"The result of %s could not be encoded as JSON; this is a bug in the tool, and the details are in the server log.", t.spec.Name)))
 	}
 	_ = s.stream.writeLine(b)
@@ -110,37 +112,52 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight) {
 }
 
 // resolve checks the params of a tools/call and finds the tool. Its
-// errors are the protocol errors MCP prescribes (-32602).
-func (s *Server) resolve(params json.RawMessage) (*tool, json.RawMessage, *wireError) {
-	bad := func(format string, a ...any) *wireError {
-		return &wireError{code: jsonrpc2.CodeInvalidParams, message: "Invalid params: " + fmt.Sprintf(format, a...)}
+// errors are the protocol errors MCP prescribes (-32602). The params are
+// valid JSON already, so it only picks out the members it needs.
+func (s *Server) resolve(params json.RawMessage) (callRequest, *wireError) {
+	bad := func(format string, a ...any) (callRequest, *wireError) {
+		return callRequest{}, &wireError{code: jsonrpc2.CodeInvalidParams, message: "Invalid params: " + fmt.Sprintf(format, a...)}
 	}
 	if params == nil {
-		return nil, nil, bad(`tools/call needs params with "name", the tool to run, and "arguments"`)
+		return bad(`tools/call needs params with "name", the tool to run, and "arguments"`)
 	}
-	var p callParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return nil, nil, bad("%q has the wrong type (%s); see the tools/call request in MCP", te.Field, te.Value)
+	var nameRaw, meta []byte
+	var req callRequest
+	for _, m := range objectMembers(params) {
+		switch m.name {
+		case "name":
+			nameRaw = m.value
+		case "arguments":
+			req.args = m.value
+		case "_meta":
+			meta = m.value
 		}
-		return nil, nil, bad("tools/call params could not be read: %s", trimJSONPrefix(err.Error()))
 	}
-	if p.Name == nil {
-		return nil, nil, bad(`tools/call needs "name", the tool to run; available tools: %s`, s.tools.names())
+	if nameRaw == nil {
+		return bad(`tools/call needs "name", the tool to run; available tools: %s`, s.tools.names())
 	}
-	args := p.Arguments
-	if string(args) == "null" {
-		args = nil // typed clients send a nil map as null; it means no arguments
+	name, ok := decodeString(nameRaw)
+	if !ok {
+		return bad(`"name" must be a string, got %s`, jsonKind(nameRaw[0]))
 	}
-	if args != nil && args[0] != '{' {
-		return nil, nil, bad(`"arguments" must be a JSON object, got %s`, jsonKind(args[0]))
+	if string(req.args) == "null" {
+		req.args = nil // typed clients send a nil map as null; it means no arguments
 	}
-	t := s.tools.byName[*p.Name]
-	if t == nil {
-		return nil, nil, bad("unknown tool %q; available tools: %s", shortenString(*p.Name, 40), s.tools.names())
+	if req.args != nil && req.args[0] != '{' {
+		return bad(`"arguments" must be a JSON object, got %s`, jsonKind(req.args[0]))
 	}
-	return t, args, nil
+	if meta != nil && meta[0] == '{' {
+		for _, m := range objectMembers(meta) {
+			if m.name == "progressToken" && (m.value[0] == '"' || m.value[0] >= '0' && m.value[0] <= '9' || m.value[0] == '-') {
+				req.token = m.value
+			}
+		}
+	}
+	req.tool = s.tools.byName[name]
+	if req.tool == nil {
+		return bad("unknown tool %q; available tools: %s", shortenString(name, 40), s.tools.names())
+	}
+	return req, nil
 }
 
 // execute runs a tool's handler. A panic becomes an error result and a
@@ -173,11 +190,11 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		return nil, fmt.Errorf("call %s: arguments are not valid JSON", name)
 	}
-	t, args, werr := s.resolve(params)
+	req, werr := s.resolve(params)
 	if werr != nil {
 		return nil, errors.New(werr.message)
 	}
-	return s.execute(ctx, t, &Call{Tool: name}, args), nil
+	return s.execute(ctx, req.tool, &Call{Tool: name}, req.args), nil
 }
 
 // finish marks the call answered: progress reported after this point is

@@ -116,16 +116,6 @@ func rawTool(t *testing.T, srv *Server, spec ToolSpec, run handlerFunc) {
 	}
 }
 
-func textOf(t *testing.T, resp map[string]any) string {
-	t.Helper()
-	res, _ := resp["result"].(map[string]any)
-	content, _ := res["content"].([]any)
-	if len(content) == 0 {
-		t.Fatalf("no content in %v", resp)
-	}
-	return content[0].(map[string]any)["text"].(string)
-}
-
 func nopLogger() zerolog.Logger { return zerolog.Nop() }
 
 func nanValue() float64 {

@@ -65,14 +65,16 @@ func (c Content) Data() []byte { return c.data }
 func (c Content) MIMEType() string { return c.mimeType }
 
 // MarshalJSON encodes the block as MCP's ContentBlock.
-func (c Content) MarshalJSON() ([]byte, error) {
+func (c Content) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
+
+func (c Content) appendJSON(b []byte) ([]byte, error) {
 	switch c.kind {
 	case "text":
-		b := []byte(`{"type":"text","text":`)
+		b = append(b, `{"type":"text","text":`...)
 		b = appendString(b, c.text)
 		return append(b, '}'), nil
 	case "image", "audio":
-		b := []byte(`{"type":"` + c.kind + `","data":"`)
+		b = append(b, `{"type":"`+c.kind+`","data":"`...)
 		b = base64.StdEncoding.AppendEncode(b, c.data)
 		b = append(b, `","mimeType":`...)
 		b = appendString(b, c.mimeType)

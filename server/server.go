@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/sourcegraph/jsonrpc2"
+	"github.com/stdiotools/toolserver/schemagen"
 )
 
 // Options configures a [Server]. The zero value is usable: every field has
@@ -33,6 +34,9 @@ type Options struct {
 	MaxInFlight int
 	// PageSize is the number of tools in one tools/list page; default 100.
 	PageSize int
+	// Lang is the language of the messages the model reads about invalid
+	// arguments; default English.
+	Lang schemagen.Lang
 	// ShutdownGrace is how long calls still running may take to finish
 	// after the input ends or the context is cancelled, before they are
 	// cancelled; default 5s.
@@ -65,6 +69,9 @@ func New(opts Options) *Server {
 	if opts.PageSize <= 0 {
 		opts.PageSize = 100
 	}
+	if opts.Lang == "" {
+		opts.Lang = schemagen.English
+	}
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = 5 * time.Second
 	}
@@ -88,9 +95,10 @@ func buildVersion() string {
 // have finished or [Options.ShutdownGrace] has passed. The error is nil
 // unless writing to w failed.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	stream := NewStream(r, w, s.opts.MaxMessageBytes, s.log)
+	stream := newStream(r, w, s.opts.MaxMessageBytes, s.log)
 	sess := newSession(ctx, s, stream)
-	conn := jsonrpc2.NewConn(context.WithoutCancel(ctx), stream, sess, jsonrpc2.SetLogger(jsonrpc2Logger{s.log}))
+	stream.dispatch = sess.dispatch
+	conn := jsonrpc2.NewConn(context.WithoutCancel(ctx), stream, noRequests{s.log}, jsonrpc2.SetLogger(jsonrpc2Logger{s.log}))
 	select {
 	case <-conn.DisconnectNotify():
 		s.log.Debug().Msg("input closed; finishing calls in flight")
@@ -102,6 +110,15 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	stream.wmu.Lock()
 	defer stream.wmu.Unlock()
 	return stream.werr
+}
+
+// noRequests is the jsonrpc2 handler of a session. The stream dispatches
+// every request itself, so jsonrpc2 never sees one; if it did, that would
+// be a bug worth a log line, not a crash.
+type noRequests struct{ log zerolog.Logger }
+
+func (h noRequests) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	h.log.Error().Str("method", req.Method).Msg("jsonrpc2 received a request the stream should have dispatched")
 }
 
 // jsonrpc2Logger sends jsonrpc2's own complaints to the server log.

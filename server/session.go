@@ -16,7 +16,7 @@ import (
 // in flight and the client's log level. It is the jsonrpc2 handler.
 type session struct {
 	srv    *Server
-	stream *Stream
+	stream *stream
 	log    zerolog.Logger
 
 	base      context.Context // parent of every call's context
@@ -39,7 +39,7 @@ type inflight struct {
 	cancelled bool // by the client: the response must not be sent
 }
 
-func newSession(ctx context.Context, srv *Server, stream *Stream) *session {
+func newSession(ctx context.Context, srv *Server, stream *stream) *session {
 	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &session{
 		srv:       srv,
@@ -54,11 +54,11 @@ func newSession(ctx context.Context, srv *Server, stream *Stream) *session {
 	return s
 }
 
-// Handle implements [jsonrpc2.Handler]. It runs in jsonrpc2's read loop:
-// protocol methods are answered right here, in arrival order; tool calls
-// wait for a free slot (holding back the reader) and run concurrently.
-func (s *session) Handle(_ context.Context, _ *jsonrpc2.Conn, _ *jsonrpc2.Request) {
-	env := s.stream.current()
+// dispatch acts on one request or notification. It runs in the read
+// loop: protocol methods are answered right here, in arrival order; tool
+// calls wait for a free slot (holding back the reader) and run
+// concurrently.
+func (s *session) dispatch(env envelope) {
 	if env.kind == kindNotification {
 		s.handleNotification(env)
 		return

@@ -18,16 +18,23 @@ import (
 // told otherwise.
 const DefaultMaxMessageBytes = 16 << 20
 
-// Stream is a [jsonrpc2.ObjectStream] for newline-delimited JSON-RPC 2.0
-// over a pipe, as MCP's stdio transport uses it.
+// stream is the [jsonrpc2.ObjectStream] of a session: newline-delimited
+// JSON-RPC 2.0 over a pipe, as MCP's stdio transport uses it.
 //
-// Unlike the streams that jsonrpc2 ships, a Stream never closes the
-// connection because of one bad line: it answers malformed JSON (-32700),
-// invalid requests, batches and over-long lines (-32600) by itself and goes
-// on with the next line. Lines longer than the limit are discarded as they
-// arrive, without buffering them. Every write goes through one mutex, one
-// message per line, so nothing else ever reaches the output.
-type Stream struct {
+// Unlike the streams that jsonrpc2 ships, it never closes the connection
+// because of one bad line: it answers malformed JSON (-32700), invalid
+// requests, batches and over-long lines (-32600) by itself and goes on with
+// the next line. Lines longer than the limit are discarded as they arrive,
+// without buffering them. Every write goes through one mutex, one message
+// per line, so nothing else ever reaches the output.
+//
+// The client's requests and notifications go from here straight to the
+// session's dispatch function, still inside jsonrpc2's read loop and so in
+// arrival order; jsonrpc2 decodes only the responses to the server's own
+// calls. Its generic decoding of a request (a map, then params re-encoded)
+// cost more than the rest of a tools/call together, and its ids cannot hold
+// what clients send; see [stream.ReadObject].
+type stream struct {
 	r      *bufio.Reader
 	out    io.Writer
 	closer io.Closer
@@ -37,27 +44,29 @@ type Stream struct {
 	wmu  sync.Mutex // guards out and werr
 	werr error
 
-	cur envelope // the message ReadObject last handed to jsonrpc2
+	dispatch func(envelope) // receives every request and notification
 }
 
-// NewStream returns a Stream that reads messages from r and writes them to
-// w. Lines longer than maxBytes (not counting the newline) are refused;
-// maxBytes <= 0 means [DefaultMaxMessageBytes]. If r or w is an
-// [io.Closer], Close closes it.
-func NewStream(r io.Reader, w io.Writer, maxBytes int, log zerolog.Logger) *Stream {
+// newStream returns a stream that reads messages from r and writes them
+// to w. Lines longer than maxBytes (not counting the newline) are refused;
+// maxBytes <= 0 means [DefaultMaxMessageBytes]. If r is an [io.Closer],
+// Close closes it.
+func newStream(r io.Reader, w io.Writer, maxBytes int, log zerolog.Logger) *stream {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxMessageBytes
 	}
 	closer, _ := r.(io.Closer)
-	return &Stream{r: bufio.NewReaderSize(r, 64<<10), out: w, closer: closer, max: maxBytes, log: log}
+	return &stream{r: bufio.NewReaderSize(r, 64<<10), out: w, closer: closer, max: maxBytes, log: log}
 }
 
 // errTooLong marks a line over the size limit; its bytes were dropped.
 var errTooLong = errors.New("line too long")
 
-// ReadObject implements [jsonrpc2.ObjectStream]. It returns only when it
-// has a well-formed message for jsonrpc2, or when reading fails.
-func (s *Stream) ReadObject(v any) error {
+// ReadObject implements [jsonrpc2.ObjectStream]. It hands requests and
+// notifications to the dispatch function and answers bad lines itself; it
+// returns only with a response to one of the server's own calls, or when
+// reading fails.
+func (s *stream) ReadObject(v any) error {
 	for {
 		line, err := s.readLine()
 		switch {
@@ -77,54 +86,25 @@ func (s *Stream) ReadObject(v any) error {
 			s.reply(werr.id, werr.code, werr.message)
 			continue
 		}
-		slim := s.slim(env, line)
-		if slim == nil {
+		if env.kind != kindResponse {
+			s.dispatch(env)
 			continue
 		}
-		reset(v)
-		if uerr := json.Unmarshal(slim, v); uerr != nil {
-			// jsonrpc2 would close the connection on this error; drop the
-			// message instead. parseEnvelope should have caught it.
-			s.log.Warn().Err(uerr).Msg("jsonrpc2 could not decode a checked message; dropped it")
-			continue
-		}
-		s.cur = env
-		return nil
-	}
-}
-
-// slim returns the JSON that jsonrpc2 decodes for env. Requests carry only
-// their method: the server reads id and params from the checked envelope
-// (see [Stream.current]), so jsonrpc2 neither re-parses large params nor
-// sees ids it cannot represent. Responses to our own calls are passed on
-// when their id is one jsonrpc2 can match; others are logged and dropped.
-func (s *Stream) slim(env envelope, line []byte) []byte {
-	switch env.kind {
-	case kindResponse:
 		var id jsonrpc2.ID
 		if err := json.Unmarshal(env.id, &id); err != nil {
 			s.log.Warn().RawJSON("id", env.id).Msg("ignored a response whose id matches no request of ours")
-			return nil
+			continue
 		}
-		return line
-	case kindNotification:
-		b := append([]byte(`{"jsonrpc":"2.0","method":`), quoteMethod(env.method)...)
-		return append(b, '}')
-	default:
-		b := append([]byte(`{"jsonrpc":"2.0","id":0,"method":`), quoteMethod(env.method)...)
-		return append(b, '}')
+		reset(v)
+		if uerr := json.Unmarshal(line, v); uerr != nil {
+			// jsonrpc2 would close the connection on this error; drop the
+			// message instead.
+			s.log.Warn().Err(uerr).Msg("ignored a response jsonrpc2 could not decode")
+			continue
+		}
+		return nil
 	}
 }
-
-func quoteMethod(m string) []byte {
-	b, _ := json.Marshal(m)
-	return b
-}
-
-// current returns the envelope of the request jsonrpc2 is dispatching.
-// jsonrpc2 calls its handler from its read loop right after ReadObject
-// returns, so this is only valid inside that call.
-func (s *Stream) current() envelope { return s.cur }
 
 // reset zeroes the value jsonrpc2 passes to ReadObject, so that a message
 // never inherits fields of the one before.
@@ -137,7 +117,7 @@ func reset(v any) {
 
 // readLine returns the next line without its line ending. A line over the
 // limit is consumed and reported as errTooLong.
-func (s *Stream) readLine() ([]byte, error) {
+func (s *stream) readLine() ([]byte, error) {
 	var line []byte
 	tooLong := false
 	for {
@@ -169,7 +149,7 @@ func (s *Stream) readLine() ([]byte, error) {
 
 // WriteObject implements [jsonrpc2.ObjectStream]; jsonrpc2 uses it for
 // the requests the server sends to the client.
-func (s *Stream) WriteObject(obj any) error {
+func (s *stream) WriteObject(obj any) error {
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return fmt.Errorf("encode outgoing message: %w", err)
@@ -178,7 +158,7 @@ func (s *Stream) WriteObject(obj any) error {
 }
 
 // writeLine writes one complete message, which must end in a newline.
-func (s *Stream) writeLine(b []byte) error {
+func (s *stream) writeLine(b []byte) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.werr != nil {
@@ -193,13 +173,13 @@ func (s *Stream) writeLine(b []byte) error {
 }
 
 // reply writes an error response for a message the stream refused.
-func (s *Stream) reply(id json.RawMessage, code int64, msg string) {
+func (s *stream) reply(id json.RawMessage, code int64, msg string) {
 	_ = s.writeLine(appendError(nil, id, code, msg, nil))
 }
 
 // Close implements [jsonrpc2.ObjectStream]. It closes the input only:
 // calls still running may write their responses until the server is done.
-func (s *Stream) Close() error {
+func (s *stream) Close() error {
 	if s.closer != nil {
 		return s.closer.Close()
 	}

@@ -148,7 +148,7 @@ func TestReadLineDoesNotBufferAnOverLongLine(t *testing.T) {
 	// own buffer, never the line.
 	line := bytes.Repeat([]byte("z"), 64<<20)
 	line = append(line, "\n{}\n"...)
-	s := NewStream(bytes.NewReader(line), &bytes.Buffer{}, 1024, nopLogger())
+	s := newStream(bytes.NewReader(line), &bytes.Buffer{}, 1024, nopLogger())
 	if _, err := s.readLine(); err != errTooLong {
 		t.Fatalf("got %v, want errTooLong", err)
 	}
@@ -206,7 +206,7 @@ func TestEveryLineIsOneMessage(t *testing.T) {
 	}
 }
 
-func ExampleStream() {
+func ExampleServer_Serve() {
 	in := strings.NewReader("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nnot json\n")
 	var out bytes.Buffer
 	srv := New(Options{})

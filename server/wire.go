@@ -3,7 +3,9 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strconv"
+	"unicode/utf8"
 )
 
 // This file writes the JSON-RPC messages the server sends. Each message is
@@ -84,8 +86,100 @@ func marshalNoEscape(v any) ([]byte, error) {
 	return b[:len(b)-1], nil
 }
 
-// appendString appends s as a JSON string.
+// appendCallResult appends a tools/call response line for res. It writes
+// the result itself rather than through encoding/json, so that a large text
+// is escaped once, straight into the line, and never re-scanned.
+func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte, error) {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":{"content":[`...)
+	for i, c := range res.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = c.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, ']')
+	if res.StructuredContent != nil && !res.IsError {
+		b = append(b, `,"structuredContent":`...)
+		if raw, ok := res.StructuredContent.(json.RawMessage); ok {
+			if !json.Valid(raw) {
+				return nil, errors.New("structuredContent is not valid JSON")
+			}
+			b = append(b, raw...)
+		} else {
+			sc, err := marshalNoEscape(res.StructuredContent)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, sc...)
+		}
+	}
+	if res.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	if res.Meta != nil {
+		m, err := marshalNoEscape(res.Meta)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"_meta":`...)
+		b = append(b, m...)
+	}
+	return append(b, "}}\n"...), nil
+}
+
+// appendString appends s as a JSON string. Like encoding/json it replaces
+// invalid UTF-8 with U+FFFD and escapes U+2028 and U+2029; unlike it, it
+// leaves <, > and & alone, since nothing here ends up in HTML.
 func appendString(b []byte, s string) []byte {
-	q, _ := marshalNoEscape(s)
-	return append(b, q...)
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

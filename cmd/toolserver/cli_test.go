@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runCLI runs the command in-process and returns its exit code and output.
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestABadRootExitsWithOneLine(t *testing.T) {
+	cases := map[string][]string{
+		"missing":        {},
+		"does not exist": {"--root", "/does/not/exist"},
+		"is a file":      {"--root", "main.go"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command(binary, args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err == nil {
+				t.Fatal("exited 0")
+			}
+			if len(out) != 0 {
+				t.Errorf("wrote to stdout: %q", out)
+			}
+			if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "--root") {
+				t.Errorf("stderr should be one line about --root, got %q", stderr.String())
+			}
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--root", ".", "serve"}, `unexpected argument "serve"`},
+		{[]string{"--root", ".", "--log-level", "loud"}, `--log-level "loud" is not one of`},
+		{[]string{"--root", ".", "--max-inflight", "0"}, `--max-inflight 0 must be at least 1`},
+		{[]string{"--root", ".", "--max-message-bytes", "10"}, `--max-message-bytes 10 is too small`},
+		{[]string{"--bogus"}, `flag provided but not defined: -bogus`},
+		{[]string{"call", "--root", "."}, `name the tool to run`},
+		{[]string{"call", "--root", ".", "calc", "expr"}, `"expr" is not key=value or key:=JSON`},
+		{[]string{"call", "--root", ".", "calc", "=1"}, `has no key`},
+		{[]string{"call", "--root", ".", "calc", "a:={"}, `the value after := must be JSON`},
+		{[]string{"call", "--root", ".", "--json", "{", "calc"}, `--json is not valid JSON`},
+		{[]string{"call", "--root", ".", "--json", "{}", "calc", "a=1"}, `either as --json or as key=value`},
+		{[]string{"call", "--root", ".", "nope"}, `unknown tool "nope"; available tools: calc`},
+	}
+	for _, tc := range cases {
+		code, stdout, stderr := runCLI(tc.args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: code %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func TestHelpShowsAClientConfiguration(t *testing.T) {
+	code, _, stderr := runCLI("--help")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{`"mcpServers"`, `"command": "toolserver"`, `"--root"`, "-max-message-bytes", "-max-inflight", "-log-level"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	var cfg map[string]any
+	start, end := strings.Index(stderr, "{"), strings.LastIndex(stderr, "}")
+	if err := json.Unmarshal([]byte(stderr[start:end+1]), &cfg); err != nil {
+		t.Errorf("the configuration snippet is not valid JSON: %v", err)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := runCLI("--version")
+	if code != exitOK || !strings.HasPrefix(stdout, "toolserver ") {
+		t.Fatalf("%d %q", code, stdout)
+	}
+}
+
+func TestToolsPrintsEveryToolWithSchemas(t *testing.T) {
+	code, stdout, _ := runCLI("tools", "--root", ".")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var tools []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &tools); err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) == 0 || tools[0]["name"] != "calc" || tools[0]["inputSchema"] == nil || tools[0]["outputSchema"] == nil {
+		t.Fatalf("tools: %v", tools)
+	}
+}
+
+func TestCallRunsOneToolThroughTheSameChecks(t *testing.T) {
+	cases := []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"calc", "expr=0.1+0.2"}, exitOK, `{"value":"0.3","exact":true}` + "\n", ""},
+		{[]string{"calc", "expr=1/3", "precision=5"}, exitOK, `{"value":"0.33333","exact":false,"precision":5}` + "\n", ""},
+		{[]string{"calc", "expr=2", "precision:=3"}, exitOK, `{"value":"2","exact":true}` + "\n", ""},
+		{[]string{"--json", `{"expr":"7*6"}`, "calc"}, exitOK, `{"value":"42","exact":true}` + "\n", ""},
+		{[]string{"calc", "expr=1/0"}, exitToolError, "", `division by zero at column 2 in "1/0"` + "\n"},
+		{[]string{"calc", "expr=1", "expr=2"}, exitToolError, "", `"expr" must be a string, got ["1","2"] (an array)` + "\n"},
+		{[]string{"calc", "expr=1", "precision=high"}, exitToolError, "", `"precision" must be an integer, got "high" (a string)` + "\n"},
+	}
+	for _, tc := range cases {
+		code, stdout, stderr := runCLI(append([]string{"call", "--root", "."}, tc.args...)...)
+		if code != tc.code || stdout != tc.stdout || stderr != tc.stderr {
+			t.Errorf("%v:\n got  %d %q %q\n want %d %q %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+func TestStdoutCarriesOnlyProtocolMessages(t *testing.T) {
+	p := start(t, "--root", playground(t), "--log-level", "debug")
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	p.send(`not json`)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calc","arguments":{"expr":"1/0"}}}`)
+	for range 3 {
+		var m map[string]any
+		line := p.recv()
+		if err := json.Unmarshal([]byte(line), &m); err != nil || m["jsonrpc"] != "2.0" {
+			t.Fatalf("stdout line is not a JSON-RPC message: %q", line)
+		}
+	}
+	p.finish()
+	logs := p.stderr.String()
+	if !strings.Contains(logs, `"message":"serving MCP on stdio"`) || !strings.Contains(logs, `"level":"debug"`) {
+		t.Errorf("stderr lacks the JSON log lines: %s", logs)
+	}
+}
+
+func TestSignalsLetCallsInFlightFinishAndExitZero(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			p := start(t, "--root", playground(t))
+			p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+			p.recv()
+			// A big power takes a moment; the signal arrives while it runs
+			// or just after, and either way its answer must come out.
+			p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calc","arguments":{"expr":"2^30000 - 2^30000"}}}`)
+			time.Sleep(5 * time.Millisecond)
+			if err := p.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			if got := p.recv(); !strings.Contains(got, `"id":1,"result"`) || !strings.Contains(got, `\"value\":\"0\"`) {
+				t.Fatalf("got %s", got)
+			}
+			select {
+			case err := <-p.waited:
+				if err != nil {
+					t.Fatalf("exit: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("did not exit after the signal")
+			}
+		})
+	}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/stdiotools/toolserver/server"
+)
+
+// config is what the flags say.
+type config struct {
+	root            string
+	logLevel        string
+	maxMessageBytes int
+	maxInFlight     int
+	version         bool
+	jsonArgs        string // call only
+}
+
+// newConfig returns the flag set of a subcommand and the config it fills.
+func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
+	cfg := &config{}
+	fs := flag.NewFlagSet("toolserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.root, "root", "", "the folder the tools work in; nothing outside it is read or changed (required)")
+	fs.StringVar(&cfg.logLevel, "log-level", "info", "stderr log level: debug, info, warn, error")
+	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, in bytes")
+	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further requests wait")
+	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
+	if cmd == "call" {
+		fs.StringVar(&cfg.jsonArgs, "json", "", `the arguments as one JSON object, e.g. '{"expr":"1/3"}' (instead of key=value)`)
+	}
+	fs.Usage = func() { usage(fs, cmd) }
+	return cfg, fs
+}
+
+// version is the module version the binary was built from.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// usage prints the help text, with a client configuration to paste.
+func usage(fs *flag.FlagSet, cmd string) {
+	w := fs.Output()
+	switch cmd {
+	case "tools":
+		fmt.Fprint(w, "Usage: toolserver tools --root DIR\n\nPrints the tools this server offers, with their input and output schemas, as JSON.\n\nFlags:\n")
+	case "call":
+		fmt.Fprint(w, `Usage: toolserver call --root DIR [--json '{...}'] TOOL [key=value ...] [key:=JSON ...]
+
+Runs one tool with exactly the checks of the protocol path and prints its
+result. key=value passes a string (numbers and booleans are converted where
+the schema asks for them); key:=JSON passes any JSON value; repeating a key
+makes a list. Exits 1 when the tool reports an error, 2 on a usage error.
+
+Examples:
+  toolserver call --root . calc expr='4535/2228' precision=10
+  toolserver call --root . --json '{"expr":"sqrt(2)"}' calc
+
+Flags:
+`)
+	default:
+		fmt.Fprint(w, `Usage: toolserver --root DIR [flags]
+       toolserver tools --root DIR
+       toolserver call --root DIR TOOL key=value ...
+
+toolserver is a Model Context Protocol (MCP) server. An agent host starts it
+and speaks JSON-RPC 2.0 on its stdin and stdout, one message per line; logs go
+to stderr. Its tools work inside --root and nowhere else.
+
+To use it from an MCP host (Claude Desktop, VS Code, Cursor, ...), add:
+
+  {
+    "mcpServers": {
+      "toolserver": {
+        "command": "toolserver",
+        "args": ["--root", "/path/to/your/folder"]
+      }
+    }
+  }
+
+Flags:
+`)
+	}
+	fs.PrintDefaults()
+}

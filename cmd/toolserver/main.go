@@ -1,0 +1,86 @@
+// Command toolserver is an MCP server for AI agents: sandboxed file tools
+// and an exact calculator, spoken over stdio in newline-delimited JSON-RPC.
+//
+// An agent host launches it as a subprocess:
+//
+//	toolserver --root ./playground
+//
+// Two one-shot subcommands run the same tools, with the same checks, for
+// people and scripts:
+//
+//	toolserver tools --root DIR                  print the tools and their schemas
+//	toolserver call --root DIR TOOL key=value …  run one tool and print its result
+//
+// Run toolserver --help for every flag and a client configuration snippet.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitToolError = 1 // the tool ran and reported an error
+	exitUsage     = 2 // the command line or the request was wrong
+)
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// run is main without the process: it returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && (args[0] == "tools" || args[0] == "call") {
+		cmd, args = args[0], args[1:]
+	}
+	cfg, fs := newConfig(cmd, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if cfg.version {
+		fmt.Fprintln(stdout, "toolserver", version())
+		return exitOK
+	}
+	if cmd == "serve" && fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "toolserver: unexpected argument %q; subcommands are tools and call (see --help)\n", fs.Arg(0))
+		return exitUsage
+	}
+	if cmd != "serve" && !flagSet(fs, "log-level") {
+		cfg.logLevel = "warn" // a one-shot command prints its result, not the server's chatter
+	}
+	log, err := newLogger(cfg.logLevel, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "toolserver:", err)
+		return exitUsage
+	}
+	srv, err := build(cfg, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "toolserver:", err)
+		return exitUsage
+	}
+	switch cmd {
+	case "tools":
+		return listTools(srv, stdout, stderr)
+	case "call":
+		return callTool(ctx, srv, fs.Args(), cfg.jsonArgs, stdout, stderr)
+	default:
+		return serve(ctx, srv, log, stdin, stdout)
+	}
+}

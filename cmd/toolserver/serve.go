@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/rs/zerolog"
+	"github.com/stdiotools/toolserver/server"
+	"github.com/stdiotools/toolserver/tools/calc"
+)
+
+// build checks the configuration and returns a server with every tool
+// registered.
+func build(cfg *config, log zerolog.Logger) (*server.Server, error) {
+	if cfg.root == "" {
+		return nil, fmt.Errorf("--root is required: the folder the tools may work in")
+	}
+	root, err := filepath.Abs(cfg.root)
+	if err != nil {
+		return nil, fmt.Errorf("--root %q: %w", cfg.root, err)
+	}
+	st, err := os.Stat(root)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("--root %q cannot be used: %w", cfg.root, err)
+	case !st.IsDir():
+		return nil, fmt.Errorf("--root %q is not a directory", cfg.root)
+	}
+	if cfg.maxMessageBytes < 1024 {
+		return nil, fmt.Errorf("--max-message-bytes %d is too small; use at least 1024", cfg.maxMessageBytes)
+	}
+	if cfg.maxInFlight < 1 {
+		return nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
+	}
+	srv := server.New(server.Options{
+		Version:         version(),
+		Instructions:    instructions(filepath.Base(root)),
+		Logger:          log,
+		MaxMessageBytes: cfg.maxMessageBytes,
+		MaxInFlight:     cfg.maxInFlight,
+	})
+	if err := calc.Register(srv); err != nil {
+		return nil, fmt.Errorf("register the calculator: %w", err)
+	}
+	return srv, nil
+}
+
+// instructions tell the model, in the initialize result, what the server
+// is for and which rules it enforces. Only the root's own name is shown:
+// the host path above it is none of the model's business.
+func instructions(rootName string) string {
+	return fmt.Sprintf("toolserver offers exact arithmetic (calc) and tools that work on files inside one folder, the root (%q). "+
+		"Give paths relative to the root; nothing outside it can be read or changed. "+
+		"When a call fails, the error says which argument to fix and how.", rootName)
+}
+
+// serve speaks MCP on stdin and stdout until stdin closes or a signal
+// arrives, then lets calls in flight finish.
+func serve(ctx context.Context, srv *server.Server, log zerolog.Logger, stdin io.Reader, stdout io.Writer) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log.Info().Str("version", version()).Msg("serving MCP on stdio")
+	if err := srv.Serve(ctx, stdin, stdout); err != nil {
+		log.Error().Err(err).Msg("stopped")
+		return exitToolError
+	}
+	log.Info().Msg("stopped")
+	return exitOK
+}

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/stdiotools/toolserver/schemagen"
+)
+
+// Handler is the function behind a tool: it receives the arguments
+// already checked against the input schema and decoded into In, and
+// returns the result as Out.
+//
+// A returned error is the tool's answer to the model: its text becomes an
+// error result (isError) that the model reads, so write it as a sentence
+// that says what went wrong and how to proceed. Wrap an error with
+// [Internal] to log it in full and show the model only a safe sentence.
+type Handler[In, Out any] func(ctx context.Context, call *Call, in In) (Out, error)
+
+// MetaProblems is the _meta key under which an error result for invalid
+// arguments lists every problem, for programs: kind, path, rule and
+// message of each.
+const MetaProblems = "io.github.stdiotools/problems"
+
+// AddTool registers a tool whose arguments are the struct In and whose
+// result is the struct Out. The JSON Schemas of both come from their
+// struct tags (see package [schemagen]); they are built and compiled here,
+// once, and a bad definition is reported now rather than at the first
+// call.
+//
+// Every call runs three stages, each failing in its own words: the
+// arguments are parsed and validated (coercing only what is safe), then h
+// runs, then Out is encoded as structuredContent with the same JSON as
+// text content.
+func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
+	if h == nil {
+		return fmt.Errorf("tool %q has no handler", spec.Name)
+	}
+	in, err := schemagen.New(reflect.TypeFor[In]())
+	if err != nil {
+		return fmt.Errorf("tool %q: arguments %v: %w", spec.Name, reflect.TypeFor[In](), err)
+	}
+	out, err := schemagen.NewOutput(reflect.TypeFor[Out]())
+	if err != nil {
+		return fmt.Errorf("tool %q: result %v: %w", spec.Name, reflect.TypeFor[Out](), err)
+	}
+	t := &tool{spec: spec}
+	t.info.InputSchema, t.info.OutputSchema = in.JSON(), out.JSON()
+	lang := s.opts.Lang
+	t.run = func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
+		var v In
+		report, err := in.Decode(args, &v)
+		for _, c := range report.Coercions {
+			s.log.Info().Str("tool", spec.Name).Str("argument", c.Path).Str("from", c.From).Str("to", c.To).
+				Msg("coerced an argument")
+		}
+		if err != nil {
+			return invalidArguments(err, lang)
+		}
+		o, err := h(ctx, call, v)
+		if err != nil {
+			return s.toolError(spec.Name, err)
+		}
+		return structured(spec.Name, o)
+	}
+	return s.tools.add(t)
+}
+
+// invalidArguments turns a validation failure into the error result the
+// model reads, with every problem in _meta for programs.
+func invalidArguments(err error, lang schemagen.Lang) *CallToolResult {
+	var verr *schemagen.Errors
+	if !errors.As(err, &verr) {
+		return ErrorResult(err.Error())
+	}
+	res := ErrorResult(verr.Text(lang))
+	problems := make([]map[string]string, len(verr.Problems))
+	for i, p := range verr.Problems {
+		problems[i] = map[string]string{"kind": p.Kind.String(), "path": p.Path, "rule": p.Rule, "message": p.Message(lang)}
+	}
+	res.Meta = map[string]any{MetaProblems: problems}
+	return res
+}
+
+// structured returns a successful result carrying o as structuredContent
+// and, for clients that only read text, the same JSON as text.
+func structured(name string, o any) *CallToolResult {
+	b, err := marshalNoEscape(o)
+	if err != nil {
+		return ErrorResult(fmt.Sprintf("The result of %s could not be encoded as JSON (%s); this is a bug in the tool.",
+			name, trimJSONPrefix(err.Error())))
+	}
+	return &CallToolResult{Content: []Content{TextContent(string(b))}, StructuredContent: json.RawMessage(b)}
+}
+
+// internalError marks an error whose text is for the log only.
+type internalError struct{ err error }
+
+func (e *internalError) Error() string { return e.err.Error() }
+func (e *internalError) Unwrap() error { return e.err }
+
+// Internal marks err as an internal failure: the server logs it in full
+// and the model sees only a sentence saying that the tool failed.
+func Internal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &internalError{err}
+}
+
+// toolError turns a handler's error into the result the model reads.
+func (s *Server) toolError(name string, err error) *CallToolResult {
+	var ie *internalError
+	if errors.As(err, &ie) {
+		s.log.Error().Str("tool", name).Err(err).Msg("tool failed internally")
+		return ErrorResult(fmt.Sprintf("The tool %s failed with an internal error; the details are in the server log.", name))
+	}
+	if errors.Is(err, context.Canceled) {
+		return ErrorResult(fmt.Sprintf("The call to %s was cancelled before it finished.", name))
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ErrorResult(fmt.Sprintf("The call to %s ran out of time before it finished.", name))
+	}
+	return ErrorResult(err.Error())
+}

@@ -1,0 +1,129 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var fuzzSeeds = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":"a\"b","method":"tools/list","params":{"cursor":"x"}}`,
+	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{}}`,
+	`{"jsonrpc":"2.0","id":1e3,"method":"ping"}`,
+	`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping"`,
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}",
+	`{"jsonrpc":"2.0","id":{"a":"}"},"method":"ping"}`,
+	`  {"id" : 1 , "jsonrpc" : "2.0" , "method" : "p\u0069ng" }  `,
+	`"x"`, `null`, `{}`, `{"a":[{"b":"]}"}]}`,
+}
+
+// FuzzParseEnvelope checks that any line is either accepted with a
+// consistent envelope or refused with an answer that is valid JSON-RPC.
+func FuzzParseEnvelope(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		env, werr := parseEnvelope(line)
+		if werr != nil {
+			if werr.message == "" || (werr.code != -32700 && werr.code != -32600 && werr.code != -32602) {
+				t.Fatalf("bad refusal %+v", werr)
+			}
+			checkAnswer(t, appendError(nil, werr.id, werr.code, werr.message, nil))
+			return
+		}
+		var generic map[string]json.RawMessage
+		if err := json.Unmarshal(line, &generic); err != nil {
+			t.Fatalf("accepted a line encoding/json rejects: %v", err)
+		}
+		switch env.kind {
+		case kindRequest, kindNotification:
+			var m string
+			if err := json.Unmarshal(generic["method"], &m); err != nil || m != env.method {
+				t.Fatalf("method %q, encoding/json says %q (%v)", env.method, m, err)
+			}
+			if (env.kind == kindRequest) != (env.id != nil) {
+				t.Fatalf("kind %v with id %s", env.kind, env.id)
+			}
+		case kindResponse:
+			if env.id == nil || (env.result == nil) == (env.err == nil) {
+				t.Fatalf("bad response envelope %+v", env)
+			}
+		default:
+			t.Fatalf("no kind: %+v", env)
+		}
+		if env.id != nil {
+			checkAnswer(t, appendRawResult(nil, env.id, []byte("{}")))
+		}
+	})
+}
+
+// FuzzServe feeds arbitrary input to a whole session: the server must
+// never crash, and every line it writes must be one valid JSON-RPC message.
+func FuzzServe(f *testing.F) {
+	f.Add([]byte(strings.Join(fuzzSeeds, "\n")))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":1}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"dG9vbHM6MQ"}}`))
+	f.Fuzz(func(t *testing.T, input []byte) {
+		srv := New(Options{MaxMessageBytes: 4096, PageSize: 1})
+		for _, n := range []string{"echo", "other"} {
+			rawTool(t, srv, ToolSpec{Name: n, Description: "d"}, func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
+				call.Progress(1, 2, "half")
+				return &CallToolResult{Content: []Content{TextContent(string(args))}}
+			})
+		}
+		var out bytes.Buffer
+		if err := srv.Serve(context.Background(), bytes.NewReader(input), &out); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(&out)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			checkAnswer(t, append(sc.Bytes(), '\n'))
+		}
+	})
+}
+
+// checkAnswer asserts that b is one line holding one JSON-RPC 2.0 message.
+func checkAnswer(t *testing.T, b []byte) {
+	t.Helper()
+	if bytes.Count(b, []byte("\n")) != 1 || b[len(b)-1] != '\n' {
+		t.Fatalf("not exactly one line: %q", b)
+	}
+	var m struct {
+		JSONRPC string `json:"jsonrpc"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil || m.JSONRPC != "2.0" {
+		t.Fatalf("not a JSON-RPC message (%v): %q", err, b)
+	}
+}
+
+// FuzzAppendString checks the hand-written string encoder against
+// encoding/json: the same text comes back, on one line.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\"b\\c", "\x00\x1f\x7f", "<&>", "\u2028\u2029", "\xff\xfe", "日本語", "\xed\xa0\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := appendString(nil, s)
+		var got, want string
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%q encodes to invalid JSON %q: %v", s, b, err)
+		}
+		ref, _ := json.Marshal(s)
+		_ = json.Unmarshal(ref, &want)
+		if got != want {
+			t.Fatalf("%q: decodes to %q, encoding/json gives %q", s, got, want)
+		}
+		if bytes.ContainsAny(b, "\n\r") {
+			t.Fatalf("line break in %q", b)
+		}
+	})
+}
