@@ -2,31 +2,28 @@ package schemagen
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/stdiotools/toolserver/i18n"
 )
 
-// Lang selects the language of problem messages.
-type Lang string
+// Lang selects the language of problem messages. It is [i18n.Lang], the
+// switch every message catalog of toolserver shares.
+type Lang = i18n.Lang
 
 // The languages of the message catalog.
 const (
 	// English is the default language, used for any unknown Lang.
-	English Lang = "en"
+	English = i18n.English
 	// Chinese is Simplified Chinese.
-	Chinese Lang = "zh"
+	Chinese = i18n.Chinese
 )
 
 // ParseLang returns the Lang for a language tag such as "en", "en-US",
-// "zh", "zh_CN" or "zh-Hans". Only the primary subtag counts, case
-// insensitively; any other language is an error, and callers usually fall
-// back to English.
+// "zh", "zh_CN" or "zh-Hans"; see [i18n.Parse].
 func ParseLang(s string) (Lang, error) {
-	primary, _, _ := strings.Cut(strings.ReplaceAll(s, "_", "-"), "-")
-	switch strings.ToLower(strings.TrimSpace(primary)) {
-	case "en":
-		return English, nil
-	case "zh":
-		return Chinese, nil
+	l, err := i18n.Parse(s)
+	if err != nil {
+		return l, fmt.Errorf("schemagen: %w", err)
 	}
-	return English, fmt.Errorf("schemagen: unsupported language %q; use %q or %q", s, English, Chinese)
+	return l, nil
 }

@@ -85,13 +85,26 @@ func invalidArguments(err error, lang schemagen.Lang) *CallToolResult {
 	return res
 }
 
+// ContentProvider is implemented by a result type that chooses the
+// content blocks the model reads, such as the text of a file or an image.
+// The struct itself still goes out as structuredContent, so a large field
+// shown in the content should be left out of the JSON (json:"-") rather
+// than sent twice.
+type ContentProvider interface {
+	Content() []Content
+}
+
 // structured returns a successful result carrying o as structuredContent
-// and, for clients that only read text, the same JSON as text.
+// and, for clients that only read text, the same JSON as text (or the
+// blocks o provides, if it is a [ContentProvider]).
 func structured(name string, o any) *CallToolResult {
 	b, err := marshalNoEscape(o)
 	if err != nil {
 		return ErrorResult(fmt.Sprintf("The result of %s could not be encoded as JSON (%s); this is a bug in the tool.",
 			name, trimJSONPrefix(err.Error())))
+	}
+	if cp, ok := o.(ContentProvider); ok {
+		return &CallToolResult{Content: cp.Content(), StructuredContent: json.RawMessage(b)}
 	}
 	return &CallToolResult{Content: []Content{TextContent(string(b))}, StructuredContent: json.RawMessage(b)}
 }

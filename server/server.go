@@ -37,6 +37,9 @@ type Options struct {
 	// Lang is the language of the messages the model reads about invalid
 	// arguments; default English.
 	Lang schemagen.Lang
+	// ConfirmWrites makes [Call.Confirm] ask the user, through MCP
+	// elicitation, before a tool changes anything.
+	ConfirmWrites bool
 	// ShutdownGrace is how long calls still running may take to finish
 	// after the input ends or the context is cancelled, before they are
 	// cancelled; default 5s.
