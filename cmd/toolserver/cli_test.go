@@ -53,6 +53,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--root", ".", "--max-inflight", "0"}, `--max-inflight 0 must be at least 1`},
 		{[]string{"--root", ".", "--max-message-bytes", "10"}, `--max-message-bytes 10 is too small`},
 		{[]string{"--bogus"}, `flag provided but not defined: -bogus`},
+		{[]string{"--root", ".", "--lang", "fr"}, `--lang: unsupported language "fr"; use "en" or "zh"`},
 		{[]string{"call", "--root", "."}, `name the tool to run`},
 		{[]string{"call", "--root", ".", "calc", "expr"}, `"expr" is not key=value or key:=JSON`},
 		{[]string{"call", "--root", ".", "calc", "=1"}, `has no key`},
@@ -120,6 +121,7 @@ func TestCallRunsOneToolThroughTheSameChecks(t *testing.T) {
 		{[]string{"calc", "expr=1/0"}, exitToolError, "", `division by zero at column 2 in "1/0"` + "\n"},
 		{[]string{"calc", "expr=1", "expr=2"}, exitToolError, "", `"expr" must be a string, got ["1","2"] (an array)` + "\n"},
 		{[]string{"calc", "expr=1", "precision=high"}, exitToolError, "", `"precision" must be an integer, got "high" (a string)` + "\n"},
+		{[]string{"--lang", "zh", "calc", "precision=high"}, exitToolError, "", "缺少必需参数 \"expr\"（字符串）；请添加\n\"precision\" 必须是整数，收到的是 \"high\"（字符串）\n"},
 	}
 	for _, tc := range cases {
 		code, stdout, stderr := runCLI(append([]string{"call", "--root", "."}, tc.args...)...)

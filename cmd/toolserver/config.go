@@ -15,6 +15,7 @@ type config struct {
 	logLevel        string
 	maxMessageBytes int
 	maxInFlight     int
+	lang            string
 	version         bool
 	jsonArgs        string // call only
 }
@@ -28,6 +29,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "stderr log level: debug, info, warn, error")
 	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, in bytes")
 	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further requests wait")
+	fs.StringVar(&cfg.lang, "lang", "en", "language of the error messages the model reads: en or zh")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	if cmd == "call" {
 		fs.StringVar(&cfg.jsonArgs, "json", "", `the arguments as one JSON object, e.g. '{"expr":"1/3"}' (instead of key=value)`)

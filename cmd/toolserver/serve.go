@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/rs/zerolog"
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/server"
 	"github.com/stdiotools/toolserver/tools/calc"
 )
@@ -37,7 +38,12 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, error) {
 	if cfg.maxInFlight < 1 {
 		return nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
 	}
+	lang, err := i18n.Parse(cfg.lang)
+	if err != nil {
+		return nil, fmt.Errorf("--lang: %w", err)
+	}
 	srv := server.New(server.Options{
+		Lang:            lang,
 		Version:         version(),
 		Instructions:    instructions(filepath.Base(root)),
 		Logger:          log,
