@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+	"github.com/stdiotools/toolserver/security"
 )
 
 // Call is one running tools/call, handed to the tool's handler. Through it
@@ -22,8 +23,9 @@ type Call struct {
 	// that did not come over the protocol.
 	ID json.RawMessage
 
-	sess  *session        // nil outside a session
-	token json.RawMessage // the client's progressToken, if any
+	sess        *session        // nil outside a session
+	token       json.RawMessage // the client's progressToken, if any
+	confirmless bool            // outside a session: Confirm has nobody to ask and need not
 
 	mu       sync.Mutex // orders progress notifications before the response
 	last     float64
@@ -91,9 +93,15 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight) {
 		s.writeError(env.id, perr.code, perr.message)
 		return
 	}
+	s.waitRoots(ctx)
 	t := req.tool
 	call := &Call{Tool: t.spec.Name, ID: env.id, sess: s, token: req.token}
-	res := s.srv.execute(ctx, t, call, req.args)
+	var res *CallToolResult
+	if refused := s.limiter.admit(); refused != "" {
+		res = ErrorResult(refused)
+	} else {
+		res = s.srv.execute(ctx, t, call, req.args)
+	}
 	call.finish()
 	if forget() {
 		s.log.Info().RawJSON("id", env.id).Str("tool", t.spec.Name).Dur("took", time.Since(start)).
@@ -133,8 +141,9 @@ func (s *Server) resolve(params json.RawMessage) (callRequest, *wireError) {
 			meta = m.value
 		}
 	}
+	max := s.opts.maxLevel()
 	if nameRaw == nil {
-		return bad(`tools/call needs "name", the tool to run; available tools: %s`, s.tools.names())
+		return bad(`tools/call needs "name", the tool to run; available tools: %s`, names(s.tools.visible(max)))
 	}
 	name, ok := decodeString(nameRaw)
 	if !ok {
@@ -154,8 +163,16 @@ func (s *Server) resolve(params json.RawMessage) (callRequest, *wireError) {
 		}
 	}
 	req.tool = s.tools.byName[name]
-	if req.tool == nil {
-		return bad("unknown tool %q; available tools: %s", shortenString(name, 40), s.tools.names())
+	switch {
+	case req.tool == nil:
+		return bad("unknown tool %q; available tools: %s", shortenString(name, 40), names(s.tools.visible(max)))
+	case !max.Allows(req.tool.spec.Level):
+		served := "read and write"
+		if max == security.Read {
+			served = "read"
+		}
+		return bad("tool %q is not available: it needs the %s level and this server serves only %s tools; available tools: %s",
+			name, req.tool.spec.Level, served, names(s.tools.visible(max)))
 	}
 	return req, nil
 }
@@ -194,7 +211,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	if werr != nil {
 		return nil, errors.New(werr.message)
 	}
-	return s.execute(ctx, req.tool, &Call{Tool: name}, req.args), nil
+	return s.execute(ctx, req.tool, &Call{Tool: name, confirmless: !s.opts.ConfirmWrites}, req.args), nil
 }
 
 // finish marks the call answered: progress reported after this point is

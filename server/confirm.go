@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"time"
 )
 
 // Confirm asks the user, through the client, to approve what the call is
@@ -12,20 +15,68 @@ import (
 // and why. A tool calls it after checking its arguments and before
 // changing anything.
 func (c *Call) Confirm(ctx context.Context, message string) error {
-	if c.sess == nil || !c.sess.srv.opts.ConfirmWrites {
+	if c.sess == nil {
+		if c.confirmless {
+			return nil
+		}
+		return refusal("This server asks the user to confirm every change, and outside a session there is nobody to ask; nothing was changed.")
+	}
+	if !c.sess.srv.opts.ConfirmWrites {
 		return nil
 	}
-	return c.sess.confirm(ctx, c.Tool, message)
+	return c.sess.confirm(ctx, message)
 }
 
-// confirm is Confirm within a session. Until elicitation is wired in, it
-// refuses, which is the safe answer.
-func (s *session) confirm(ctx context.Context, tool, message string) error {
-	return errConfirmUnavailable
+// refusal is an error whose text is the whole sentence the model reads.
+type refusal string
+
+func (e refusal) Error() string { return string(e) }
+
+type elicitParams struct {
+	Message         string         `json:"message"`
+	RequestedSchema map[string]any `json:"requestedSchema"`
 }
 
-var errConfirmUnavailable = confirmError("This server requires the user's confirmation for changes, and it could not be asked; nothing was changed.")
+type elicitResult struct {
+	Action string `json:"action"`
+}
 
-type confirmError string
+// confirm asks the user through elicitation/create. Elicitation needs a
+// client that declared it, in a protocol version that has it; any other
+// client gets a refusal at once rather than a hang.
+func (s *session) confirm(ctx context.Context, message string) error {
+	s.mu.Lock()
+	canAsk := s.client.Elicitation && s.version >= "2025-06-18"
+	s.mu.Unlock()
+	if !canAsk {
+		return refusal("This server asks the user to confirm every change, but the client cannot ask the user (it did not declare elicitation); nothing was changed.")
+	}
+	limit := s.srv.opts.ConfirmTimeout
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	var res elicitResult
+	err := s.call(ctx, "elicitation/create", elicitParams{
+		Message:         message,
+		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+	}, &res)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return refusal(fmt.Sprintf("The user did not answer the confirmation within %s; nothing was changed.", limit))
+	case errors.Is(err, context.Canceled):
+		return refusal("The call was cancelled while waiting for the user's confirmation; nothing was changed.")
+	case err != nil:
+		s.log.Warn().Err(err).Msg("elicitation/create failed")
+		return refusal("The client could not ask the user for confirmation; nothing was changed.")
+	}
+	switch res.Action {
+	case "accept":
+		return nil
+	case "decline":
+		return refusal("The user declined this change; nothing was changed. Ask the user before trying it again.")
+	default:
+		return refusal("The user dismissed the confirmation without accepting; nothing was changed.")
+	}
+}
 
-func (e confirmError) Error() string { return string(e) }
+// defaultConfirmTimeout is how long Confirm waits for the user by default.
+const defaultConfirmTimeout = 2 * time.Minute

@@ -78,6 +78,10 @@ func (s *session) initialize(env envelope) {
 	s.mu.Lock()
 	s.version, s.client = version, ci
 	s.mu.Unlock()
+	s.roots.wanted = ci.Roots && s.srv.opts.Roots != nil
+	if !s.roots.wanted {
+		s.roots.once.Do(func() { close(s.roots.ready) })
+	}
 
 	res := initializeResult{
 		ProtocolVersion: version,

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/stdiotools/toolserver/schemagen"
+	"github.com/stdiotools/toolserver/security"
 )
 
 // Options configures a [Server]. The zero value is usable: every field has
@@ -37,13 +38,49 @@ type Options struct {
 	// Lang is the language of the messages the model reads about invalid
 	// arguments; default English.
 	Lang schemagen.Lang
+	// ReadOnly serves only tools of level [security.Read]: the others are
+	// neither listed nor run.
+	ReadOnly bool
+	// AllowAdmin also serves tools of level [security.Admin] (deletion).
+	// Without it they are neither listed nor run.
+	AllowAdmin bool
 	// ConfirmWrites makes [Call.Confirm] ask the user, through MCP
 	// elicitation, before a tool changes anything.
 	ConfirmWrites bool
+	// MaxCalls is the number of tool calls one session may make; 0 means no
+	// limit. Calls over it are answered with an error result.
+	MaxCalls int
+	// CallsPerSecond limits the rate of tool calls in a session, allowing
+	// bursts of up to one second's worth; 0 means no limit.
+	CallsPerSecond float64
+	// Now is the clock of the rate limit; default time.Now. Tests set it.
+	Now func() time.Time
+	// Roots, when set, receives the client's roots as host paths (its
+	// file:// URIs turned into paths) after the handshake and whenever the
+	// client reports a change. The server fetches roots only if the client
+	// declared the roots capability; calls wait for the first answer.
+	Roots func(ctx context.Context, paths []string)
+	// RootsTimeout bounds each roots/list request; default 10s.
+	RootsTimeout time.Duration
+	// ConfirmTimeout is how long [Call.Confirm] waits for the user's
+	// answer; default 2 minutes.
+	ConfirmTimeout time.Duration
 	// ShutdownGrace is how long calls still running may take to finish
 	// after the input ends or the context is cancelled, before they are
 	// cancelled; default 5s.
 	ShutdownGrace time.Duration
+}
+
+// maxLevel is the highest tool level the options allow.
+func (o *Options) maxLevel() security.Level {
+	switch {
+	case o.ReadOnly:
+		return security.Read
+	case o.AllowAdmin:
+		return security.Admin
+	default:
+		return security.Write
+	}
 }
 
 // Server is an MCP server that offers tools over a JSON-RPC stream. Add
@@ -75,6 +112,12 @@ func New(opts Options) *Server {
 	if opts.Lang == "" {
 		opts.Lang = schemagen.English
 	}
+	if opts.RootsTimeout <= 0 {
+		opts.RootsTimeout = defaultRootsTimeout
+	}
+	if opts.ConfirmTimeout <= 0 {
+		opts.ConfirmTimeout = defaultConfirmTimeout
+	}
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = 5 * time.Second
 	}
@@ -102,6 +145,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	sess := newSession(ctx, s, stream)
 	stream.dispatch = sess.dispatch
 	conn := jsonrpc2.NewConn(context.WithoutCancel(ctx), stream, noRequests{s.log}, jsonrpc2.SetLogger(jsonrpc2Logger{s.log}))
+	sess.conn.Store(conn)
+	close(sess.connReady)
 	select {
 	case <-conn.DisconnectNotify():
 		s.log.Debug().Msg("input closed; finishing calls in flight")

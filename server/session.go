@@ -24,6 +24,13 @@ type session struct {
 	slots     chan struct{} // one token per call in flight
 	running   sync.WaitGroup
 
+	conn      atomic.Pointer[jsonrpc2.Conn] // for the server's own requests
+	connReady chan struct{}                 // closed once conn is set
+	nextID    atomic.Uint64                 // ids of the server's own requests
+
+	roots   roots
+	limiter *callLimiter
+
 	initialized atomic.Bool
 	clientLevel atomic.Int32 // lowest level sent as notifications/message; -1 none
 
@@ -49,7 +56,10 @@ func newSession(ctx context.Context, srv *Server, stream *stream) *session {
 		cancelAll: cancel,
 		slots:     make(chan struct{}, srv.opts.MaxInFlight),
 		inflight:  make(map[string]*inflight),
+		connReady: make(chan struct{}),
 	}
+	s.roots.ready = make(chan struct{})
+	s.limiter = newCallLimiter(&srv.opts)
 	s.clientLevel.Store(-1)
 	return s
 }
@@ -116,6 +126,13 @@ func (s *session) handleNotification(env envelope) {
 	switch env.method {
 	case "notifications/initialized":
 		s.log.Debug().Msg("client finished the handshake")
+		if s.roots.wanted {
+			go s.fetchRoots(s.base)
+		}
+	case "notifications/roots/list_changed":
+		if s.roots.wanted {
+			go s.fetchRoots(s.base)
+		}
 	case "notifications/cancelled":
 		s.cancelCall(env.params)
 	default:

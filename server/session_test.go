@@ -120,7 +120,7 @@ func TestToolsListPagesWithOpaqueCursors(t *testing.T) {
 }
 
 func TestToolsListDescribesEachToolHonestly(t *testing.T) {
-	srv := New(Options{})
+	srv := New(Options{AllowAdmin: true})
 	rawTool(t, srv, ToolSpec{Name: "look", Title: "Look", Description: "reads", Level: security.Read}, nil)
 	rawTool(t, srv, ToolSpec{Name: "mkdir", Description: "creates", Level: security.Write, Idempotent: true}, nil)
 	rawTool(t, srv, ToolSpec{Name: "rm", Description: "deletes", Level: security.Admin}, nil)
@@ -133,6 +133,53 @@ func TestToolsListDescribesEachToolHonestly(t *testing.T) {
 		`{"name":"rm","description":"deletes","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false}}]}}`
 	if got := c.recv(); got != want {
 		t.Fatalf("\n got  %s\n want %s", got, want)
+	}
+}
+
+func TestLevelsDecideWhatIsListedAndServed(t *testing.T) {
+	cases := []struct {
+		name   string
+		opts   Options
+		listed string
+		refuse map[string]string
+	}{
+		{"by default admin tools are hidden", Options{}, "look,mkdir",
+			map[string]string{"rm": `tool \"rm\" is not available: it needs the admin level and this server serves only read and write tools; available tools: look, mkdir`}},
+		{"read-only serves read tools alone", Options{ReadOnly: true}, "look",
+			map[string]string{"mkdir": `tool \"mkdir\" is not available: it needs the write level and this server serves only read tools; available tools: look`,
+				"rm": `tool \"rm\" is not available: it needs the admin level and this server serves only read tools; available tools: look`}},
+		{"allow-admin serves everything", Options{AllowAdmin: true}, "look,mkdir,rm", nil},
+		{"read-only wins over allow-admin", Options{ReadOnly: true, AllowAdmin: true}, "look", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := New(tc.opts)
+			ok := func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
+				return &CallToolResult{Content: []Content{TextContent("ran")}}
+			}
+			rawTool(t, srv, ToolSpec{Name: "look", Description: "reads", Level: security.Read}, ok)
+			rawTool(t, srv, ToolSpec{Name: "mkdir", Description: "creates", Level: security.Write}, ok)
+			rawTool(t, srv, ToolSpec{Name: "rm", Description: "deletes", Level: security.Admin}, ok)
+			var listed []string
+			for _, tl := range srv.Tools() {
+				listed = append(listed, tl.Name)
+			}
+			if got := strings.Join(listed, ","); got != tc.listed {
+				t.Errorf("listed %s, want %s", got, tc.listed)
+			}
+			c := serve(t, srv)
+			c.initialize()
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+			if got := c.recv(); strings.Count(got, `"name":`) != len(listed) {
+				t.Errorf("tools/list disagrees with Tools(): %s", got)
+			}
+			for name, want := range tc.refuse {
+				c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + name + `"}}`)
+				if got := c.recv(); got != `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid params: `+want+`"}}` {
+					t.Errorf("%s: %s", name, got)
+				}
+			}
+		})
 	}
 }
 

@@ -139,20 +139,32 @@ func (r *registry) add(t *tool) error {
 	return nil
 }
 
-// names lists the registered tool names, in order, for error messages.
-func (r *registry) names() string {
-	names := make([]string, len(r.list))
-	for i, t := range r.list {
+// visible returns the tools a server at level max serves, in order.
+func (r *registry) visible(max security.Level) []*tool {
+	out := make([]*tool, 0, len(r.list))
+	for _, t := range r.list {
+		if max.Allows(t.spec.Level) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// names lists the names of tools, for error messages.
+func names(tools []*tool) string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
 		names[i] = t.spec.Name
 	}
 	return strings.Join(names, ", ")
 }
 
-// Tools returns the descriptions of the registered tools in the order
-// tools/list gives them.
+// Tools returns the descriptions of the tools the server serves, in the
+// order tools/list gives them.
 func (s *Server) Tools() []Tool {
-	out := make([]Tool, len(s.tools.list))
-	for i, t := range s.tools.list {
+	visible := s.tools.visible(s.opts.maxLevel())
+	out := make([]Tool, len(visible))
+	for i, t := range visible {
 		out[i] = t.info
 	}
 	return out
@@ -190,7 +202,7 @@ func (s *session) listTools(env envelope) {
 			return
 		}
 	}
-	all := s.srv.tools.list
+	all := s.srv.tools.visible(s.srv.opts.maxLevel())
 	start := 0
 	if p.Cursor != nil {
 		off, err := decodeCursor(*p.Cursor, len(all))

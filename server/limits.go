@@ -1,0 +1,56 @@
+package server
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// callLimiter enforces [Options.MaxCalls] and [Options.CallsPerSecond] for
+// one session: a count, and a token bucket that holds one second's worth
+// of calls.
+type callLimiter struct {
+	max  int     // calls per session; 0 means no limit
+	rate float64 // calls per second; 0 means no limit
+	now  func() time.Time
+
+	mu     sync.Mutex
+	calls  int
+	tokens float64
+	last   time.Time
+}
+
+func newCallLimiter(opts *Options) *callLimiter {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	l := &callLimiter{max: opts.MaxCalls, rate: opts.CallsPerSecond, now: now}
+	l.tokens = l.burst()
+	l.last = now()
+	return l
+}
+
+func (l *callLimiter) burst() float64 { return max(1, l.rate) }
+
+// admit counts a call and returns "" if it may run, or the sentence that
+// tells the model why not.
+func (l *callLimiter) admit() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.max > 0 && l.calls >= l.max {
+		return fmt.Sprintf("This session has used all %d tool calls it is allowed; no more calls will run. Finish with what you have.", l.max)
+	}
+	if l.rate > 0 {
+		t := l.now()
+		l.tokens = min(l.burst(), l.tokens+t.Sub(l.last).Seconds()*l.rate)
+		l.last = t
+		if l.tokens < 1 {
+			wait := time.Duration((1 - l.tokens) / l.rate * float64(time.Second)).Round(time.Millisecond)
+			return fmt.Sprintf("Too many calls: this server runs at most %g calls per second. Wait %s and try again.", l.rate, max(wait, time.Millisecond))
+		}
+		l.tokens--
+	}
+	l.calls++
+	return ""
+}

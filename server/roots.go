@@ -1,0 +1,70 @@
+package server
+
+import (
+	"context"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// roots tracks the client's roots: the folders the client says the
+// server may work in. The server fetches them with roots/list after the
+// handshake and whenever the client says they changed, and hands them to
+// [Options.Roots]; what that does with them (the sandbox narrows itself)
+// is not the protocol's business.
+type roots struct {
+	wanted bool          // the client declared roots and the server uses them
+	ready  chan struct{} // closed after the first fetch, or at once if not wanted
+	once   sync.Once
+	mu     sync.Mutex // one fetch at a time, so that the newest list wins
+}
+
+type rootsResult struct {
+	Roots []struct {
+		URI  string `json:"uri"`
+		Name string `json:"name"`
+	} `json:"roots"`
+}
+
+// defaultRootsTimeout bounds one roots/list request and how long calls
+// wait for the first answer.
+const defaultRootsTimeout = 10 * time.Second
+
+// fetchRoots asks the client for its roots and passes the file paths on.
+// It runs in its own goroutine: the read loop must stay free to read the
+// answer.
+func (s *session) fetchRoots(ctx context.Context) {
+	r := &s.roots
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	defer r.once.Do(func() { close(r.ready) })
+	ctx, cancel := context.WithTimeout(ctx, s.srv.opts.RootsTimeout)
+	defer cancel()
+	var res rootsResult
+	if err := s.call(ctx, "roots/list", nil, &res); err != nil {
+		s.log.Warn().Err(err).Msg("roots/list failed; keeping the roots as they were")
+		return
+	}
+	var paths []string
+	for _, root := range res.Roots {
+		u, err := url.Parse(root.URI)
+		if err != nil || u.Scheme != "file" || u.Path == "" {
+			s.log.Warn().Str("uri", root.URI).Msg("ignored a client root that is not a file:// URI")
+			continue
+		}
+		paths = append(paths, u.Path)
+	}
+	s.log.Info().Strs("roots", paths).Msg("client roots")
+	s.srv.opts.Roots(ctx, paths)
+}
+
+// waitRoots holds a call until the client's roots are known, so that no
+// call runs with more than the client allows. If the client does not
+// answer in time, calls go on within --root, which roots can only narrow.
+func (s *session) waitRoots(ctx context.Context) {
+	select {
+	case <-s.roots.ready:
+	case <-ctx.Done():
+	case <-time.After(s.srv.opts.RootsTimeout):
+	}
+}
