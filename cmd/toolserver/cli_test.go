@@ -53,6 +53,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--root", ".", "--max-inflight", "0"}, `--max-inflight 0 must be at least 1`},
 		{[]string{"--root", ".", "--max-message-bytes", "10"}, `--max-message-bytes 10 is too small`},
 		{[]string{"--bogus"}, `flag provided but not defined: -bogus`},
+		{[]string{"--root", ".", "--max-calls", "-1"}, `--max-calls and --calls-per-second must not be negative`},
 		{[]string{"--root", ".", "--lang", "fr"}, `--lang: unsupported language "fr"; use "en" or "zh"`},
 		{[]string{"call", "--root", "."}, `name the tool to run`},
 		{[]string{"call", "--root", ".", "calc", "expr"}, `"expr" is not key=value or key:=JSON`},

@@ -16,6 +16,11 @@ type config struct {
 	maxMessageBytes int
 	maxInFlight     int
 	lang            string
+	readOnly        bool
+	allowAdmin      bool
+	confirmWrites   bool
+	maxCalls        int
+	callsPerSecond  float64
 	version         bool
 	jsonArgs        string // call only
 }
@@ -30,6 +35,11 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, in bytes")
 	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further requests wait")
 	fs.StringVar(&cfg.lang, "lang", "en", "language of the error messages the model reads: en or zh")
+	fs.BoolVar(&cfg.readOnly, "read-only", false, "serve only tools that read; nothing can be changed")
+	fs.BoolVar(&cfg.allowAdmin, "allow-admin", false, "also serve admin tools (delete_file)")
+	fs.BoolVar(&cfg.confirmWrites, "confirm-writes", false, "ask the user (MCP elicitation) before every change; clients without elicitation get a refusal")
+	fs.IntVar(&cfg.maxCalls, "max-calls", 0, "tool calls one session may make (0: no limit)")
+	fs.Float64Var(&cfg.callsPerSecond, "calls-per-second", 0, "rate limit for tool calls, with bursts of one second's worth (0: no limit)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	if cmd == "call" {
 		fs.StringVar(&cfg.jsonArgs, "json", "", `the arguments as one JSON object, e.g. '{"expr":"1/3"}' (instead of key=value)`)

@@ -35,6 +35,9 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, error) {
 	if cfg.maxMessageBytes < 1024 {
 		return nil, fmt.Errorf("--max-message-bytes %d is too small; use at least 1024", cfg.maxMessageBytes)
 	}
+	if cfg.maxCalls < 0 || cfg.callsPerSecond < 0 {
+		return nil, fmt.Errorf("--max-calls and --calls-per-second must not be negative")
+	}
 	if cfg.maxInFlight < 1 {
 		return nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
 	}
@@ -49,6 +52,11 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, error) {
 		Logger:          log,
 		MaxMessageBytes: cfg.maxMessageBytes,
 		MaxInFlight:     cfg.maxInFlight,
+		ReadOnly:        cfg.readOnly,
+		AllowAdmin:      cfg.allowAdmin,
+		ConfirmWrites:   cfg.confirmWrites,
+		MaxCalls:        cfg.maxCalls,
+		CallsPerSecond:  cfg.callsPerSecond,
 	})
 	if err := calc.Register(srv); err != nil {
 		return nil, fmt.Errorf("register the calculator: %w", err)
