@@ -1,0 +1,126 @@
+package security
+
+import "github.com/stdiotools/toolserver/i18n"
+
+// Reason says why a path was refused or an operation on it failed.
+type Reason int
+
+// The reasons. The zero value is Other.
+const (
+	// Other is any failure without a more precise reason.
+	Other Reason = iota
+	// Empty is an empty path.
+	Empty
+	// Control is a path with NUL, another control character, an invisible
+	// formatting character or bytes that are not UTF-8.
+	Control
+	// Backslash is a path with a backslash.
+	Backslash
+	// WindowsPath is a Windows drive path ("C:\x", "C:/x", "C:") or a UNC
+	// path ("\\server\share", "//server/share").
+	WindowsPath
+	// Tilde is a path starting with "~" or "~user".
+	Tilde
+	// Escapes is a path that lexically leaves the root: ".." above it or an
+	// absolute path outside it.
+	Escapes
+	// TooLong is a path longer than Limits.MaxPathBytes.
+	TooLong
+	// NameTooLong is a path with an element longer than Limits.MaxNameBytes.
+	NameTooLong
+	// NotAllowed is a path inside the root but outside the subtrees set by
+	// Restrict.
+	NotAllowed
+	// LinkOutside is a path through a symbolic link that leaves the root (or
+	// is absolute, which the root never follows).
+	LinkOutside
+	// Special is a named pipe, socket, device or other file that is neither
+	// a regular file nor a directory.
+	Special
+	// NotExist is a path that does not exist.
+	NotExist
+	// Exists is a path that already exists.
+	Exists
+	// NotDir is a path that is not a directory, or lies under a file.
+	NotDir
+	// NotEmpty is a directory that must be empty and is not.
+	NotEmpty
+	// IsDir is a directory where a file was wanted.
+	IsDir
+	// Permission is a path the server may not access.
+	Permission
+	// TooManyLinks is a path with too many levels of symbolic links.
+	TooManyLinks
+	// ReadOnly is a path on a read-only file system.
+	ReadOnly
+	// NoSpace is a write that found no space left.
+	NoSpace
+	// RootItself is an operation that would remove, move or replace the
+	// root itself.
+	RootItself
+)
+
+// reasonNames are the String forms of the reasons, indexed by Reason.
+var reasonNames = [...]string{
+	Other:        "other",
+	Empty:        "empty_path",
+	Control:      "control_character",
+	Backslash:    "backslash",
+	WindowsPath:  "windows_path",
+	Tilde:        "tilde",
+	Escapes:      "escapes_root",
+	TooLong:      "path_too_long",
+	NameTooLong:  "name_too_long",
+	NotAllowed:   "not_allowed",
+	LinkOutside:  "link_outside_root",
+	Special:      "special_file",
+	NotExist:     "not_exist",
+	Exists:       "exists",
+	NotDir:       "not_directory",
+	NotEmpty:     "not_empty",
+	IsDir:        "is_directory",
+	Permission:   "permission_denied",
+	TooManyLinks: "too_many_links",
+	ReadOnly:     "read_only",
+	NoSpace:      "no_space",
+	RootItself:   "root_itself",
+}
+
+// String returns the reason's name in snake case, such as "escapes_root".
+func (r Reason) String() string {
+	if r >= 0 && int(r) < len(reasonNames) {
+		return reasonNames[r]
+	}
+	return "other"
+}
+
+// PathError is the error every Sandbox method returns for a refused or
+// failed path.
+type PathError struct {
+	Op     string // the operation, such as "resolve", "open" or "write"
+	Path   string // the path as the model gave it, or the root-relative path
+	Reason Reason // why
+	Err    error  // the cause, for logs; nil for a refusal by Resolve
+
+	lang i18n.Lang
+	msg  msgID  // which sentence of the catalog
+	a1   string // the sentence's arguments: a hint, a rune, a limit
+	a2   string
+}
+
+// Error returns one sentence in the sandbox's language naming the path
+// (shortened) and how to fix it.
+func (e *PathError) Error() string {
+	return e.msg.format(e.lang, e.Op, e.Path, e.a1, e.a2)
+}
+
+// Unwrap returns the cause.
+func (e *PathError) Unwrap() error { return e.Err }
+
+// constError is an error that can be a constant.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+// errLinkTarget is the cause of RootFs.SymlinkIfPossible refusing a target.
+const errLinkTarget constError = "symbolic link target leaves the root"

@@ -1,0 +1,53 @@
+package security
+
+// The default limits, used for every zero (or negative) field of Limits.
+const (
+	// DefaultMaxReadBytes is the default of Limits.MaxReadBytes, 4 MiB.
+	DefaultMaxReadBytes = 4 << 20
+	// DefaultMaxListEntries is the default of Limits.MaxListEntries.
+	DefaultMaxListEntries = 1000
+	// DefaultMaxDepth is the default of Limits.MaxDepth.
+	DefaultMaxDepth = 10
+	// DefaultMaxResults is the default of Limits.MaxResults.
+	DefaultMaxResults = 1000
+	// DefaultMaxPathBytes is the default of Limits.MaxPathBytes, Linux's
+	// PATH_MAX.
+	DefaultMaxPathBytes = 4096
+	// DefaultMaxNameBytes is the default of Limits.MaxNameBytes, Linux's
+	// NAME_MAX.
+	DefaultMaxNameBytes = 255
+)
+
+// Limits bound what one call may cost. Zero fields mean the defaults.
+type Limits struct {
+	MaxReadBytes   int64 // bytes one read returns; default 4 MiB
+	MaxListEntries int   // entries in one listing; default 1000
+	MaxDepth       int   // levels of a tree walk; default 10
+	MaxResults     int   // search and grep results; default 1000
+	MaxPathBytes   int   // bytes in a path; default 4096
+	MaxNameBytes   int   // bytes in one path element; default 255
+}
+
+// WithDefaults returns l with every zero or negative field replaced by its
+// default.
+func (l Limits) WithDefaults() Limits {
+	if l.MaxReadBytes <= 0 {
+		l.MaxReadBytes = DefaultMaxReadBytes
+	}
+	if l.MaxListEntries <= 0 {
+		l.MaxListEntries = DefaultMaxListEntries
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxResults <= 0 {
+		l.MaxResults = DefaultMaxResults
+	}
+	if l.MaxPathBytes <= 0 {
+		l.MaxPathBytes = DefaultMaxPathBytes
+	}
+	if l.MaxNameBytes <= 0 {
+		l.MaxNameBytes = DefaultMaxNameBytes
+	}
+	return l
+}

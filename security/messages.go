@@ -1,0 +1,234 @@
+package security
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/i18n"
+)
+
+// msgID names one sentence of the catalog.
+type msgID int
+
+// The sentences. Several may share a Reason.
+const (
+	msgOther msgID = iota
+	msgEmpty
+	msgControl
+	msgInvalidUTF8
+	msgBackslash
+	msgDrive
+	msgUNC
+	msgTilde
+	msgDotDot
+	msgAbsolute
+	msgTooLong
+	msgNameTooLong
+	msgNotAllowed
+	msgLinkOutside
+	msgLinkAbsolute
+	msgLinkTarget
+	msgLoop
+	msgSpecialRead
+	msgSpecialWrite
+	msgSpecialUse
+	msgNotExist
+	msgExists
+	msgNotDir
+	msgIsDir
+	msgNotEmpty
+	msgPermission
+	msgReadOnly
+	msgNoSpace
+	msgFsTooLong
+	msgRootItself
+)
+
+// catalog holds every sentence in English and Chinese. In the templates,
+// {path} is the quoted, shortened path, {op} the operation, and {1} and
+// {2} the PathError's arguments.
+var catalog = [...]struct{ en, zh string }{
+	msgOther: {
+		`cannot {op} {path}; the file system reported an unexpected error`,
+		`无法对 {path} 执行 {op}：文件系统报告了意外错误`},
+	msgEmpty: {
+		`the path is empty; use "." for the root or a path relative to it`,
+		`路径为空；用 "." 表示根目录，或使用相对于根目录的路径`},
+	msgControl: {
+		`path {path} contains the control or invisible character {1}; remove it`,
+		`路径 {path} 含有控制字符或不可见字符 {1}；请删除它`},
+	msgInvalidUTF8: {
+		`path {path} is not valid UTF-8; send the path as UTF-8 text`,
+		`路径 {path} 不是有效的 UTF-8；请以 UTF-8 文本发送路径`},
+	msgBackslash: {
+		`path {path} contains a backslash; use / as the separator, such as {1}`,
+		`路径 {path} 含有反斜杠；请用 / 作分隔符，例如 {1}`},
+	msgDrive: {
+		`path {path} is a Windows path; use a path relative to the root with / separators`,
+		`路径 {path} 是 Windows 路径；请使用相对于根目录、以 / 分隔的路径`},
+	msgUNC: {
+		`path {path} is a network (UNC) path; use a path relative to the root`,
+		`路径 {path} 是网络（UNC）路径；请使用相对于根目录的路径`},
+	msgTilde: {
+		`path {path} starts with ~; paths are relative to the root; ~ is not expanded`,
+		`路径 {path} 以 ~ 开头；路径相对于根目录，~ 不会被展开`},
+	msgDotDot: {
+		`path {path} leaves the root; use a path inside it, such as {1}`,
+		`路径 {path} 超出了根目录；请使用根目录内的路径，例如 {1}`},
+	msgAbsolute: {
+		`path {path} is outside the root; use a path relative to the root`,
+		`路径 {path} 在根目录之外；请使用相对于根目录的路径`},
+	msgTooLong: {
+		`path {path} is {1} bytes long; use at most {2} bytes`,
+		`路径 {path} 长 {1} 字节；最多允许 {2} 字节`},
+	msgNameTooLong: {
+		`path {path} has a name of {1} bytes; names may have at most {2} bytes`,
+		`路径 {path} 中有一个名字长 {1} 字节；名字最多 {2} 字节`},
+	msgNotAllowed: {
+		`path {path} is outside the folders the client allowed; use a path under {1}`,
+		`路径 {path} 不在客户端允许的文件夹内；请使用 {1} 下的路径`},
+	msgLinkOutside: {
+		`{1} is a symbolic link that points outside the root; it cannot be followed`,
+		`{1} 是指向根目录之外的符号链接；无法跟随`},
+	msgLinkAbsolute: {
+		`{1} is an absolute symbolic link; only relative links inside the root can be followed`,
+		`{1} 是绝对路径的符号链接；只能跟随根目录内的相对链接`},
+	msgLinkTarget: {
+		`cannot link {path} to {1}; the target must be a relative path inside the root`,
+		`无法将 {path} 链接到 {1}；目标必须是根目录内的相对路径`},
+	msgLoop: {
+		`{path} has too many levels of symbolic links (a loop?); it cannot be followed`,
+		`{path} 的符号链接层数过多（可能是循环）；无法跟随`},
+	msgSpecialRead: {
+		`{path} is {1}, not a regular file; only regular files can be read`,
+		`{path} 是{1}，不是普通文件；只能读取普通文件`},
+	msgSpecialWrite: {
+		`{path} is {1}, not a regular file; only regular files can be written`,
+		`{path} 是{1}，不是普通文件；只能写入普通文件`},
+	msgSpecialUse: {
+		`{path} is {1}, not a regular file; only regular files can be used`,
+		`{path} 是{1}，不是普通文件；只能使用普通文件`},
+	msgNotExist: {
+		`{path} does not exist; list_directory shows what does`,
+		`{path} 不存在；list_directory 可列出已有的内容`},
+	msgExists: {
+		`{path} already exists; choose another name`,
+		`{path} 已存在；请换一个名字`},
+	msgNotDir: {
+		`{path} is not a directory, or lies under a file; check the path`,
+		`{path} 不是目录，或位于某个文件之下；请检查路径`},
+	msgIsDir: {
+		`{path} is a directory, not a file; list_directory shows what it contains`,
+		`{path} 是目录，不是文件；list_directory 可列出其中的内容`},
+	msgNotEmpty: {
+		`{path} is a directory that is not empty; remove what it contains first`,
+		`{path} 是非空目录；请先删除其中的内容`},
+	msgPermission: {
+		`permission denied for {path}; the server may not access it`,
+		`没有权限访问 {path}；服务器无法访问它`},
+	msgReadOnly: {
+		`{path} is on a read-only file system; it cannot be changed`,
+		`{path} 位于只读文件系统上；无法修改`},
+	msgNoSpace: {
+		`no space left to write {path}; free some space or write less`,
+		`没有空间写入 {path}；请释放空间或少写一些`},
+	msgFsTooLong: {
+		`{path} is too long for the file system; use a shorter path`,
+		`{path} 对文件系统来说太长；请使用更短的路径`},
+	msgRootItself: {
+		`the root itself cannot be changed this way; name a path inside it`,
+		`不能这样修改根目录本身；请指定根目录内的路径`},
+}
+
+// Kinds of special file, the first argument of msgSpecialRead and
+// msgSpecialWrite.
+const (
+	kindPipe    = "pipe"
+	kindSocket  = "socket"
+	kindDevice  = "device"
+	kindSpecial = "special"
+)
+
+// kindName returns the noun phrase for a kind of special file.
+func kindName(lang i18n.Lang, kind string) string {
+	switch kind {
+	case kindPipe:
+		return i18n.Pick(lang, "a named pipe", "命名管道")
+	case kindSocket:
+		return i18n.Pick(lang, "a socket", "套接字")
+	case kindDevice:
+		return i18n.Pick(lang, "a device", "设备文件")
+	}
+	return i18n.Pick(lang, "a special file", "特殊文件")
+}
+
+// listSep separates the subtrees in the argument of msgNotAllowed.
+const listSep = "\x00"
+
+// format returns the sentence m in lang.
+func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
+	if m < 0 || int(m) >= len(catalog) {
+		m = msgOther
+	}
+	text := i18n.Pick(lang, catalog[m].en, catalog[m].zh)
+	switch m {
+	case msgSpecialRead, msgSpecialWrite, msgSpecialUse:
+		a1 = kindName(lang, a1)
+	case msgNotAllowed:
+		a1 = quoteList(lang, strings.Split(a1, listSep))
+	case msgBackslash, msgDotDot, msgLinkOutside, msgLinkAbsolute, msgLinkTarget:
+		a1 = quote(a1)
+	}
+	text = strings.ReplaceAll(text, "{path}", quote(path))
+	text = strings.ReplaceAll(text, "{op}", op)
+	text = strings.ReplaceAll(text, "{1}", a1)
+	return strings.ReplaceAll(text, "{2}", a2)
+}
+
+// quoteList quotes up to three names and joins them with "or".
+func quoteList(lang i18n.Lang, names []string) string {
+	const maxShown = 3
+	more := len(names) > maxShown
+	if more {
+		names = names[:maxShown]
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quote(n)
+	}
+	if more {
+		q = append(q, "…")
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	or := i18n.Pick(lang, " or ", " 或 ")
+	return strings.Join(q[:len(q)-1], ", ") + or + q[len(q)-1]
+}
+
+// Display lengths of paths in messages, in runes.
+const (
+	maxShownRunes = 40
+	headRunes     = 20
+	tailRunes     = 19
+)
+
+// quote returns p shortened to about maxShownRunes runes, the middle
+// replaced by "…", and quoted with Go escapes so that control characters
+// and invalid bytes show.
+func quote(p string) string {
+	if n := utf8.RuneCountInString(p); n > maxShownRunes {
+		head, tail := 0, len(p)
+		for i := 0; i < headRunes; i++ {
+			_, size := utf8.DecodeRuneInString(p[head:])
+			head += size
+		}
+		for i := 0; i < tailRunes; i++ {
+			_, size := utf8.DecodeLastRuneInString(p[:tail])
+			tail -= size
+		}
+		p = p[:head] + "…" + p[tail:]
+	}
+	return strconv.Quote(p)
+}

@@ -1,0 +1,168 @@
+package security
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Resolve checks a path a model sent and returns its clean form relative to
+// the root, "." for the root itself.
+//
+// It accepts relative paths ("notes/a.txt", "./notes/../a.txt" as long as
+// it never goes above the root), with repeated or trailing slashes, and
+// absolute paths that lie inside SandboxOptions.HostRoot, which it strips
+// to relative ones.
+//
+// It refuses, each with its own Reason: the empty path (Empty); NUL, other
+// control characters, invisible formatting characters and invalid UTF-8
+// (Control); Windows drive paths ("C:\x", "C:/x", "C:") and UNC paths
+// ("\\server\share", "//server/share") (WindowsPath); other backslashes
+// (Backslash); paths starting with "~" (Tilde); paths that leave the root
+// lexically, by ".." above it or by being absolute and outside HostRoot
+// (Escapes), which includes a sibling such as "/srv/root_secret" of the
+// root "/srv/root" and every absolute path when HostRoot is empty; paths
+// longer than Limits.MaxPathBytes (TooLong) or with an element longer than
+// Limits.MaxNameBytes (NameTooLong); and paths outside the subtrees set by
+// Restrict (NotAllowed). The error is always a *PathError.
+//
+// The "~" and drive checks also apply to the first element after
+// cleaning, so "./~" and "./C:" are refused as well: a result of Resolve
+// always resolves to itself.
+//
+// Resolve does not touch the file system. Symbolic links are the file
+// system's business: a RootFs refuses those that leave the root, and
+// Explain turns that refusal into a clear sentence.
+func (s *Sandbox) Resolve(p string) (string, error) {
+	if p == "" {
+		return "", s.refuse(p, Empty, msgEmpty, "", "")
+	}
+	if len(p) > s.limits.MaxPathBytes {
+		return "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(p)), strconv.Itoa(s.limits.MaxPathBytes))
+	}
+	backslash := false
+	for rest := p; ; {
+		bad, i, ok := ClassPath.Check(rest)
+		if ok {
+			break
+		}
+		if bad == '\\' {
+			backslash = true
+			rest = rest[i+1:]
+			continue
+		}
+		if bad == utf8.RuneError {
+			return "", s.refuse(p, Control, msgInvalidUTF8, "", "")
+		}
+		return "", s.refuse(p, Control, msgControl, fmt.Sprintf("U+%04X", bad), "")
+	}
+	switch {
+	case strings.HasPrefix(p, `\\`) || len(p) > 2 && p[0] == '/' && p[1] == '/' && p[2] != '/':
+		return "", s.refuse(p, WindowsPath, msgUNC, "", "")
+	case isDrive(p):
+		return "", s.refuse(p, WindowsPath, msgDrive, "", "")
+	case backslash:
+		return "", s.refuse(p, Backslash, msgBackslash, strings.ReplaceAll(p, `\`, "/"), "")
+	case p[0] == '~':
+		return "", s.refuse(p, Tilde, msgTilde, "", "")
+	}
+
+	var rel string
+	if p[0] == '/' {
+		var ok bool
+		if rel, ok = s.hostRel(path.Clean(p)); !ok {
+			return "", s.refuse(p, Escapes, msgAbsolute, "", "")
+		}
+	} else {
+		rel = path.Clean(p)
+		if escapes(rel) {
+			return "", s.refuse(p, Escapes, msgDotDot, insideHint(rel), "")
+		}
+	}
+
+	// Cleaning can bring a first element forward that the checks above
+	// refuse ("./~", "./C:"); refuse it too, so that a result resolves to
+	// itself.
+	if rel[0] == '~' {
+		return "", s.refuse(p, Tilde, msgTilde, "", "")
+	}
+	if isDrive(rel) {
+		return "", s.refuse(p, WindowsPath, msgDrive, "", "")
+	}
+
+	for elem := rel; elem != ""; {
+		name := elem
+		if i := strings.IndexByte(elem, '/'); i >= 0 {
+			name, elem = elem[:i], elem[i+1:]
+		} else {
+			elem = ""
+		}
+		if len(name) > s.limits.MaxNameBytes {
+			return "", s.refuse(p, NameTooLong, msgNameTooLong, strconv.Itoa(len(name)), strconv.Itoa(s.limits.MaxNameBytes))
+		}
+	}
+
+	if allowed := s.allowed.Load(); allowed != nil && !within(rel, *allowed) {
+		return "", s.refuse(p, NotAllowed, msgNotAllowed, strings.Join(*allowed, listSep), "")
+	}
+	return rel, nil
+}
+
+// refuse returns the PathError for a path Resolve refuses.
+func (s *Sandbox) refuse(p string, r Reason, m msgID, a1, a2 string) *PathError {
+	return &PathError{Op: "resolve", Path: p, Reason: r, lang: s.lang, msg: m, a1: a1, a2: a2}
+}
+
+// isDrive reports whether p starts with a Windows drive: a letter and a
+// colon, alone or followed by a separator. "a:b" is an ordinary name.
+func isDrive(p string) bool {
+	if len(p) < 2 || p[1] != ':' {
+		return false
+	}
+	if c := p[0] | 0x20; c < 'a' || c > 'z' {
+		return false
+	}
+	return len(p) == 2 || p[2] == '/' || p[2] == '\\'
+}
+
+// hostRel returns the clean absolute slash path c relative to the host
+// root, and whether it lies inside it.
+func (s *Sandbox) hostRel(c string) (string, bool) {
+	h := s.hostRoot
+	switch {
+	case h == "":
+		return "", false
+	case c == h:
+		return ".", true
+	case h == "/":
+		return c[1:], true
+	case len(c) > len(h) && c[len(h)] == '/' && c[:len(h)] == h:
+		return c[len(h)+1:], true
+	}
+	return "", false
+}
+
+// insideHint returns rel, a clean path leading above the root, without its
+// leading ".." elements: a path inside the root the model may have meant.
+func insideHint(rel string) string {
+	for escapes(rel) {
+		if rel == ".." {
+			return "."
+		}
+		rel = rel[3:]
+	}
+	return rel
+}
+
+// within reports whether the clean relative path rel is one of subtrees or
+// lies under one of them.
+func within(rel string, subtrees []string) bool {
+	for _, t := range subtrees {
+		if rel == t || t == "." || len(rel) > len(t) && rel[len(t)] == '/' && rel[:len(t)] == t {
+			return true
+		}
+	}
+	return false
+}
