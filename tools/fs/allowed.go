@@ -1,0 +1,47 @@
+package fs
+
+import (
+	"context"
+	"strings"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// ListAllowedArgs are the arguments of list_allowed_directories: none.
+type ListAllowedArgs struct{}
+
+// AllowedResult is the result of list_allowed_directories.
+type AllowedResult struct {
+	Directories []string `json:"directories" description:"The directories the tools may use, relative to the root; \".\" is the whole root."`
+	Note        string   `json:"note" description:"How paths work."`
+}
+
+// Content returns the directories one a line, then how paths work.
+func (r AllowedResult) Content() []server.Content {
+	return []server.Content{server.TextContent(strings.Join(r.Directories, "\n") + "\n" + r.Note)}
+}
+
+// pathRules tells the model how paths work.
+const pathRules = `Paths are relative to the root and use "/" as the separator, such as "src/main.go"; "." is the root itself. ` +
+	`".." may not lead above the root, absolute paths are accepted only inside it, and "~" is not expanded. ` +
+	`Symbolic links that lead outside the root are not followed.`
+
+func (t *toolset) addListAllowed(s *server.Server) error {
+	return server.AddTool(s, server.ToolSpec{
+		Name:  "list_allowed_directories",
+		Title: "Where the file tools work",
+		Description: "Lists the directories the file tools may read and change (\".\" means the whole root) and says how paths are written. " +
+			"Call it first when unsure which paths are valid; then list_directory or directory_tree to look inside.",
+		Level: security.Read,
+	}, func(ctx context.Context, _ *server.Call, _ ListAllowedArgs) (AllowedResult, error) {
+		dirs := t.sb.Allowed()
+		note := pathRules
+		if len(dirs) == 1 && dirs[0] == "." {
+			note = `The whole root may be used. ` + note
+		} else {
+			note = `Only these directories and what is below them may be used. ` + note
+		}
+		return AllowedResult{Directories: dirs, Note: note}, nil
+	})
+}

@@ -1,0 +1,97 @@
+package fs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stdiotools/toolserver/security"
+)
+
+// benchCall calls a tool b.N times and fails on an error result.
+func benchCall(b *testing.B, e *env, tool, args string) {
+	b.Helper()
+	ctx := context.Background()
+	raw := json.RawMessage(args)
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := e.srv.CallTool(ctx, tool, raw)
+		if err != nil || res.IsError {
+			b.Fatalf("%s: %v %s", tool, err, text(res))
+		}
+	}
+}
+
+func BenchmarkReadFile(b *testing.B) {
+	for _, size := range []int{1 << 10, 1 << 20} {
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
+			e := newRealEnv(b, security.Limits{})
+			line := "The quick brown fox jumps over the lazy dog 0123456789.\n"
+			e.write(b, "f.txt", strings.Repeat(line, size/len(line)+1)[:size])
+			b.SetBytes(int64(size))
+			benchCall(b, e, "read_file", `{"path":"f.txt"}`)
+		})
+	}
+	b.Run("tail_of_1MiB", func(b *testing.B) {
+		e := newRealEnv(b, security.Limits{})
+		e.write(b, "f.txt", strings.Repeat(bigLines(100), 1<<20/800))
+		benchCall(b, e, "read_file", `{"path":"f.txt","tail":10}`)
+	})
+}
+
+func BenchmarkListDirectory1000Entries(b *testing.B) {
+	e := newRealEnv(b, security.Limits{})
+	for i := range 1000 {
+		if err := os.WriteFile(filepath.Join(e.dir, fmt.Sprintf("file%04d.txt", i)), []byte("x"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("by_name", func(b *testing.B) { benchCall(b, e, "list_directory", `{}`) })
+	b.Run("sizes_by_size", func(b *testing.B) { benchCall(b, e, "list_directory", `{"sizes":true,"sort":"size"}`) })
+}
+
+// BenchmarkWalk20000Files runs the tools that walk a tree over 200
+// directories of 100 small files, created once for all of them.
+func BenchmarkWalk20000Files(b *testing.B) {
+	e := newRealEnv(b, security.Limits{})
+	for d := range 200 {
+		dir := filepath.Join(e.dir, fmt.Sprintf("pkg%03d", d))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 100 {
+			body := fmt.Sprintf("package pkg%03d\n\n// File %d.\nfunc F%d() int { return %d }\n", d, f, f, d*f)
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.go", f)), []byte(body), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("search_files", func(b *testing.B) { benchCall(b, e, "search_files", `{"pattern":"**/f05?.go"}`) })
+	b.Run("grep_literal", func(b *testing.B) { benchCall(b, e, "grep", `{"query":"return 4242"}`) })
+	b.Run("grep_regex", func(b *testing.B) { benchCall(b, e, "grep", `{"query":"return 42[0-9]+ }","regex":true}`) })
+	b.Run("directory_tree", func(b *testing.B) { benchCall(b, e, "directory_tree", `{"depth":2}`) })
+}
+
+func BenchmarkGlobMatch(b *testing.B) {
+	g, err := newPathGlob("src/**/*_{test,bench}.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g.match("src/internal/pkg/thing/file_test.go")
+	}
+}
+
+func BenchmarkUnifiedDiff(b *testing.B) {
+	old := strings.Repeat(bigLines(100), 100)
+	new := strings.Replace(old, "line 50\n", "line fifty\n", 7)
+	b.ReportAllocs()
+	for b.Loop() {
+		unifiedDiff("f", old, new)
+	}
+}

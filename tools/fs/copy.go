@@ -1,0 +1,211 @@
+package fs
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// maxCopyBytesFactor bounds the bytes one copy_file call copies, as a
+// multiple of the read limit.
+const maxCopyBytesFactor = 64
+
+// CopyFileArgs are the arguments of copy_file.
+type CopyFileArgs struct {
+	Source      string `json:"source" chars:"path" minLength:"1" description:"The file or directory to copy, relative to the root."`
+	Destination string `json:"destination" chars:"path" minLength:"1" description:"The path of the copy, relative to the root, name included (to copy a.txt into docs, give docs/a.txt). Its directory must exist."`
+	Overwrite   bool   `json:"overwrite,omitempty" description:"Replace a file already at destination (default false: an existing destination is an error). Directories are never replaced or merged."`
+	DryRun      bool   `json:"dry_run,omitempty" description:"Check everything and report what would be copied, without copying."`
+}
+
+// CopyFileResult is the result of copy_file.
+type CopyFileResult struct {
+	Source      string   `json:"source" description:"What was copied, relative to the root."`
+	Destination string   `json:"destination" description:"The copy, relative to the root."`
+	Type        string   `json:"type" description:"file or dir."`
+	Files       int      `json:"files" description:"How many files were copied."`
+	Dirs        int      `json:"dirs" description:"How many directories were created, the top one included."`
+	Bytes       int64    `json:"bytes" description:"How many bytes were copied."`
+	Replaced    bool     `json:"replaced" description:"True when a file at destination was replaced."`
+	Skipped     []string `json:"skipped,omitempty" description:"Symbolic links and special files inside a copied directory, which are not copied."`
+	DryRun      bool     `json:"dry_run,omitempty" description:"True when nothing was copied because dry_run was set."`
+
+	summary string
+}
+
+// Content returns one sentence saying what was done.
+func (r CopyFileResult) Content() []server.Content {
+	return []server.Content{server.TextContent(r.summary)}
+}
+
+func (t *toolset) addCopyFile(s *server.Server) error {
+	return server.AddTool(s, server.ToolSpec{
+		Name:  "copy_file",
+		Title: "Copy a file or directory",
+		Description: fmt.Sprintf("Copies a file, or a directory with everything in it, to a new path within the root. Each file is written atomically and keeps its permissions. "+
+			"destination is the full path of the copy; its directory must exist. An existing destination is an error unless overwrite is true, which replaces a file (never a directory). "+
+			"A directory copy takes at most %d entries and %s; symbolic links and special files inside it are skipped and listed. "+
+			"dry_run reports what would be copied.", t.lim.MaxResults, byteSize(maxCopyBytesFactor*t.lim.MaxReadBytes)),
+		Level: security.Write,
+	}, t.copyFile)
+}
+
+// copyPlan is what copying a directory involves.
+type copyPlan struct {
+	dirs    []planEntry // parents before children, the top one first
+	files   []planEntry
+	skipped []string
+	bytes   int64
+}
+
+// planEntry is one entry to copy: its path below the source and its mode.
+type planEntry struct {
+	sub  string
+	mode fs.FileMode
+	size int64
+}
+
+func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileArgs) (CopyFileResult, error) {
+	src, dst, srcInfo, dstInfo, err := t.checkTransfer("copy_file", in.Source, in.Destination, in.Overwrite)
+	if err != nil {
+		return CopyFileResult{}, err
+	}
+	if srcInfo.Mode()&fs.ModeSymlink != 0 {
+		// Copy what the link points to, as cp does.
+		if srcInfo, err = t.sb.Fs().Stat(src); err != nil {
+			return CopyFileResult{}, t.sb.Explain("read", src, err)
+		}
+		if srcInfo.IsDir() {
+			return CopyFileResult{}, fmt.Errorf("%s is a symbolic link to a directory; copy the directory it points to instead", quote(src))
+		}
+	}
+	res := CopyFileResult{Source: src, Destination: dst, Replaced: dstInfo != nil, DryRun: in.DryRun}
+	plan := copyPlan{}
+	switch {
+	case srcInfo.Mode().IsRegular():
+		res.Type, res.Files, res.Bytes = typeFile, 1, srcInfo.Size()
+		plan.files = []planEntry{{"", srcInfo.Mode().Perm(), srcInfo.Size()}}
+	case srcInfo.IsDir():
+		res.Type = typeDir
+		if plan, err = t.planCopy(ctx, src, srcInfo); err != nil {
+			return CopyFileResult{}, err
+		}
+		res.Files, res.Dirs, res.Bytes, res.Skipped = len(plan.files), len(plan.dirs), plan.bytes, plan.skipped
+	default:
+		return CopyFileResult{}, fmt.Errorf("%s is %s; only files and directories can be copied", quote(src), otherKind(srcInfo.Mode()))
+	}
+
+	action := describeEntry(src, srcInfo)
+	if res.Type == typeDir {
+		action += fmt.Sprintf(" (%s and %s, %s)", plural(res.Files, "file", "files"), plural(res.Dirs-1, "subdirectory", "subdirectories"), byteSize(res.Bytes))
+	}
+	action += " to " + quote(dst)
+	if dstInfo != nil {
+		action += ", replacing " + describeEntry(dst, dstInfo)
+	}
+	if len(res.Skipped) > 0 {
+		action += fmt.Sprintf(", leaving out %s", plural(len(res.Skipped), "symbolic link or special file", "symbolic links and special files"))
+	}
+	if in.DryRun {
+		res.summary = "Dry run: copy_file would copy " + action + ". Nothing was copied."
+		return res, nil
+	}
+	if err := confirm(ctx, call, "Copy "+action+"."); err != nil {
+		return CopyFileResult{}, err
+	}
+	if err := t.runCopy(ctx, call, src, dst, plan); err != nil {
+		return CopyFileResult{}, err
+	}
+	res.summary = "Copied " + action + "."
+	return res, nil
+}
+
+// planCopy lists what copying the directory src involves, within the
+// limits.
+func (t *toolset) planCopy(ctx context.Context, src string, srcInfo fs.FileInfo) (copyPlan, error) {
+	plan := copyPlan{dirs: []planEntry{{"", srcInfo.Mode().Perm(), 0}}}
+	maxEntries, maxBytes := t.lim.MaxResults, maxCopyBytesFactor*t.lim.MaxReadBytes
+	err := t.walk(ctx, src, func(p, sub string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if len(plan.dirs)+len(plan.files) > maxEntries {
+			return fmt.Errorf("%s holds more than %d entries, the most copy_file copies at once; copy its subdirectories one at a time", quote(src), maxEntries)
+		}
+		switch {
+		case d.IsDir():
+			info, err := d.Info()
+			if err != nil {
+				return t.sb.Explain("read", p, err)
+			}
+			plan.dirs = append(plan.dirs, planEntry{sub, info.Mode().Perm(), 0})
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return t.sb.Explain("read", p, err)
+			}
+			plan.files = append(plan.files, planEntry{sub, info.Mode().Perm(), info.Size()})
+			plan.bytes += info.Size()
+			if plan.bytes > maxBytes {
+				return fmt.Errorf("%s holds more than %s, the most copy_file copies at once; copy its subdirectories one at a time", quote(src), byteSize(maxBytes))
+			}
+		default:
+			plan.skipped = append(plan.skipped, p)
+		}
+		return nil
+	})
+	return plan, err
+}
+
+// runCopy carries out plan, copying src to dst.
+func (t *toolset) runCopy(ctx context.Context, call *server.Call, src, dst string, plan copyPlan) error {
+	fsys := t.sb.Fs()
+	for _, d := range plan.dirs {
+		// Created writable for now, so that files can go in; the modes are
+		// set at the end.
+		p := joinRel(dst, d.sub)
+		if err := fsys.Mkdir(p, d.mode|0o700); err != nil {
+			return t.partialCopy(dst, 0, len(plan.files), t.sb.Explain("create", p, err))
+		}
+	}
+	for i, f := range plan.files {
+		from, to := joinRel(src, f.sub), joinRel(dst, f.sub)
+		if err := t.copyOne(ctx, from, to, f.mode); err != nil {
+			if len(plan.dirs) == 0 {
+				return err
+			}
+			return t.partialCopy(dst, i, len(plan.files), err)
+		}
+		if (i+1)%progressEvery == 0 {
+			progress(call, i+1, fmt.Sprintf("copied %d of %d files", i+1, len(plan.files)))
+		}
+	}
+	for i := len(plan.dirs) - 1; i >= 0; i-- {
+		d := plan.dirs[i]
+		if err := fsys.Chmod(joinRel(dst, d.sub), d.mode); err != nil {
+			return t.partialCopy(dst, len(plan.files), len(plan.files), t.sb.Explain("copy", joinRel(dst, d.sub), err))
+		}
+	}
+	return nil
+}
+
+// partialCopy is the error of a directory copy that stopped after done of
+// total files.
+func (t *toolset) partialCopy(dst string, done, total int, err error) error {
+	return fmt.Errorf("the copy stopped after %d of %d files: %w; what was copied is in %s, which delete_file removes",
+		done, total, err, quote(dst))
+}
+
+// copyOne copies the file src to dst atomically with mode perm.
+func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode) error {
+	f, _, err := t.sb.OpenRead(src, false)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = t.writeAtomic(ctx, dst, f, perm)
+	return err
+}

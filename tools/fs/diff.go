@@ -1,0 +1,284 @@
+package fs
+
+import (
+	"strconv"
+	"strings"
+)
+
+// diffContext is the number of unchanged lines shown around each change.
+const diffContext = 3
+
+// maxDiffCost bounds the edit distance the diff searches for a minimal
+// edit script. Past it, the differing middle of the texts is shown as
+// removed whole and added whole: still a correct diff, only longer.
+const maxDiffCost = 1000
+
+// opKind is what an edit script does with one line.
+type opKind byte
+
+const (
+	opEqual  opKind = ' '
+	opDelete opKind = '-'
+	opInsert opKind = '+'
+)
+
+// diffOp is one line of an edit script: a line of the old text kept or
+// deleted, or a line of the new text inserted. a and b are the line's
+// index in the old and new text (for an insert, a is where it goes; for a
+// delete, b is).
+type diffOp struct {
+	kind opKind
+	a, b int
+}
+
+// unifiedDiff returns the unified diff that turns oldText into newText,
+// with headers "--- a/name" and "+++ b/name" and diffContext lines of
+// context, or "" when the texts are equal. Lines keep their endings
+// ("\r\n" shows as a trailing "\r"); a last line without one is followed
+// by "\ No newline at end of file", as in GNU diff.
+func unifiedDiff(name, oldText, newText string) string {
+	if oldText == newText {
+		return ""
+	}
+	a, b := splitLines(oldText), splitLines(newText)
+	ops := diffLines(a, b)
+	var sb strings.Builder
+	sb.WriteString("--- a/")
+	sb.WriteString(name)
+	sb.WriteString("\n+++ b/")
+	sb.WriteString(name)
+	sb.WriteByte('\n')
+	for start := 0; start < len(ops); {
+		// Find the next change, then extend the hunk while the following
+		// change is close enough for the contexts to touch.
+		first := start
+		for first < len(ops) && ops[first].kind == opEqual {
+			first++
+		}
+		if first == len(ops) {
+			break
+		}
+		last := first
+		for i := first; i < len(ops); i++ {
+			if ops[i].kind != opEqual {
+				if i-last > 2*diffContext {
+					break
+				}
+				last = i
+			}
+		}
+		from := max(first-diffContext, start)
+		to := min(last+diffContext+1, len(ops))
+		writeHunk(&sb, ops[from:to], a, b)
+		start = to
+	}
+	return sb.String()
+}
+
+// writeHunk writes one hunk: its header and its lines.
+func writeHunk(sb *strings.Builder, ops []diffOp, a, b []string) {
+	aStart, bStart := ops[0].a, ops[0].b
+	var aLen, bLen int
+	for _, op := range ops {
+		switch op.kind {
+		case opEqual:
+			aLen++
+			bLen++
+		case opDelete:
+			aLen++
+		case opInsert:
+			bLen++
+		}
+	}
+	sb.WriteString("@@ -")
+	writeRange(sb, aStart, aLen)
+	sb.WriteString(" +")
+	writeRange(sb, bStart, bLen)
+	sb.WriteString(" @@\n")
+	for _, op := range ops {
+		var line string
+		if op.kind == opInsert {
+			line = b[op.b]
+		} else {
+			line = a[op.a]
+		}
+		sb.WriteByte(byte(op.kind))
+		sb.WriteString(line)
+		if !strings.HasSuffix(line, "\n") {
+			sb.WriteString("\n\\ No newline at end of file\n")
+		}
+	}
+}
+
+// writeRange writes a hunk range as GNU diff does: "start,len", the
+// start 1-based, or the line before the range when it is empty, and
+// ",len" left out when it is 1.
+func writeRange(sb *strings.Builder, start, n int) {
+	if n == 0 {
+		sb.WriteString(strconv.Itoa(start))
+		sb.WriteString(",0")
+		return
+	}
+	sb.WriteString(strconv.Itoa(start + 1))
+	if n != 1 {
+		sb.WriteByte(',')
+		sb.WriteString(strconv.Itoa(n))
+	}
+}
+
+// splitLines splits s after each '\n'; the last line may have none.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := make([]string, 0, strings.Count(s, "\n")+1)
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			lines = append(lines, s)
+			break
+		}
+		lines = append(lines, s[:i+1])
+		s = s[i+1:]
+	}
+	return lines
+}
+
+// diffLines returns an edit script from a to b: every line of both, in
+// order, marked equal, deleted or inserted.
+func diffLines(a, b []string) []diffOp {
+	// The common prefix and suffix are equal lines; only the middle needs
+	// the search.
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	ops := make([]diffOp, 0, len(a)+len(b)-pre-suf)
+	for i := range pre {
+		ops = append(ops, diffOp{opEqual, i, i})
+	}
+	ops = appendMiddle(ops, a[pre:len(a)-suf], b[pre:len(b)-suf], pre, pre)
+	for i := range suf {
+		ops = append(ops, diffOp{opEqual, len(a) - suf + i, len(b) - suf + i})
+	}
+	return ops
+}
+
+// appendMiddle appends an edit script from a to b, which start at line
+// offA and offB of the texts, found with Myers' O(ND) algorithm.
+func appendMiddle(ops []diffOp, a, b []string, offA, offB int) []diffOp {
+	n, m := len(a), len(b)
+	if n == 0 || m == 0 {
+		return appendReplace(ops, n, m, offA, offB)
+	}
+	// Compare lines by number rather than by text.
+	ids := make(map[string]int, n+m)
+	ai, bi := make([]int, n), make([]int, m)
+	for i, l := range a {
+		ai[i] = lineID(ids, l)
+	}
+	for j, l := range b {
+		bi[j] = lineID(ids, l)
+	}
+
+	// v[k+off] is the furthest x reached on diagonal k = x-y; trace keeps
+	// v's live part (diagonals -d..d) after each step d for the way back.
+	off := n + m
+	v := make([]int, 2*off+2)
+	var trace [][]int
+	found := -1
+	for d := 0; d <= min(n+m, maxDiffCost); d++ {
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
+				x = v[off+k+1] // down: an insert
+			} else {
+				x = v[off+k-1] + 1 // right: a delete
+			}
+			y := x - k
+			for x < n && y < m && ai[x] == bi[y] {
+				x++
+				y++
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				found = d
+				break
+			}
+		}
+		snap := make([]int, 2*d+1)
+		copy(snap, v[off-d:off+d+1])
+		trace = append(trace, snap)
+		if found >= 0 {
+			break
+		}
+	}
+	if found < 0 {
+		// Too far apart for a minimal script at a bounded cost.
+		return appendReplace(ops, n, m, offA, offB)
+	}
+
+	// Walk back from (n, m) to (0, 0), collecting the script in reverse.
+	rev := make([]diffOp, 0, n+m)
+	x, y := n, m
+	for d := found; d > 0; d-- {
+		prev := trace[d-1] // diagonals -(d-1)..d-1, at index k+d-1
+		at := func(k int) int { return prev[k+d-1] }
+		k := x - y
+		var pk int
+		if k == -d || k != d && at(k-1) < at(k+1) {
+			pk = k + 1
+		} else {
+			pk = k - 1
+		}
+		px := at(pk)
+		py := px - pk
+		for x > px && y > py {
+			x--
+			y--
+			rev = append(rev, diffOp{opEqual, offA + x, offB + y})
+		}
+		if x == px {
+			y--
+			rev = append(rev, diffOp{opInsert, offA + x, offB + y})
+		} else {
+			x--
+			rev = append(rev, diffOp{opDelete, offA + x, offB + y})
+		}
+	}
+	for x > 0 && y > 0 {
+		x--
+		y--
+		rev = append(rev, diffOp{opEqual, offA + x, offB + y})
+	}
+	for i := len(rev) - 1; i >= 0; i-- {
+		ops = append(ops, rev[i])
+	}
+	return ops
+}
+
+// appendReplace appends a script that deletes the n lines at offA and
+// inserts the m lines at offB in their place.
+func appendReplace(ops []diffOp, n, m, offA, offB int) []diffOp {
+	for i := range n {
+		ops = append(ops, diffOp{opDelete, offA + i, offB})
+	}
+	for j := range m {
+		ops = append(ops, diffOp{opInsert, offA + n, offB + j})
+	}
+	return ops
+}
+
+// lineID returns the number of line l in ids, adding it if new.
+func lineID(ids map[string]int, l string) int {
+	id, ok := ids[l]
+	if !ok {
+		id = len(ids)
+		ids[l] = id
+	}
+	return id
+}

@@ -1,0 +1,433 @@
+package fs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// maxLinesListed is how many line numbers an error lists before "and N
+// more".
+const maxLinesListed = 10
+
+// Edit is one replacement of edit_file.
+type Edit struct {
+	OldText string `json:"old_text" chars:"text" minLength:"1" description:"The text to replace, copied exactly from the file, indentation and line breaks included; it must occur exactly once, so include enough surrounding lines to make it unique."`
+	NewText string `json:"new_text" chars:"text" description:"The text to put in its place; empty to delete old_text."`
+}
+
+// EditFileArgs are the arguments of edit_file.
+type EditFileArgs struct {
+	Path   string `json:"path" chars:"path" minLength:"1" description:"The text file to edit, relative to the root."`
+	Edits  []Edit `json:"edits" minItems:"1" maxItems:"50" description:"The replacements, applied in order, each to the text the ones before it left."`
+	DryRun bool   `json:"dry_run,omitempty" description:"Return the diff the edits would make without writing the file."`
+}
+
+// FuzzyMatch reports an edit whose old_text did not occur exactly and was
+// matched line by line, ignoring the whitespace at the start and end of
+// each line.
+type FuzzyMatch struct {
+	Edit       int  `json:"edit" description:"The edit's index in edits, from 0."`
+	Line       int  `json:"line" description:"The first line of the text it replaced, counting from 1 in the text as the edits before it left it."`
+	Lines      int  `json:"lines" description:"How many lines it replaced."`
+	Reindented bool `json:"reindented" description:"True when new_text was re-indented to the indentation found in the file."`
+}
+
+// EditFileResult is the result of edit_file.
+type EditFileResult struct {
+	Path         string       `json:"path" description:"The file, relative to the root."`
+	Applied      int          `json:"applied" description:"How many edits were applied: all of them, or the call fails."`
+	FuzzyMatches []FuzzyMatch `json:"fuzzy_matches" description:"The edits that matched only when whitespace at the start and end of lines was ignored; check their part of the diff."`
+	Diff         string       `json:"diff" description:"The change as a unified diff with 3 lines of context; empty when the edits change nothing."`
+	Bytes        int64        `json:"bytes" description:"The size of the file after the edits."`
+	DryRun       bool         `json:"dry_run,omitempty" description:"True when the file was not written because dry_run was set."`
+}
+
+// Content returns a sentence on what was done, notes on the fuzzy
+// matches, and the diff.
+func (r EditFileResult) Content() []server.Content {
+	var sb strings.Builder
+	switch {
+	case r.Diff == "":
+		fmt.Fprintf(&sb, "The %s leave %s unchanged; nothing was written.", plural(r.Applied, "edit", "edits"), quote(r.Path))
+	case r.DryRun:
+		fmt.Fprintf(&sb, "Dry run: %s would change %s as shown below. Nothing was written.", plural(r.Applied, "edit", "edits"), quote(r.Path))
+	default:
+		fmt.Fprintf(&sb, "Applied %s to %s (now %s).", plural(r.Applied, "edit", "edits"), quote(r.Path), byteSize(r.Bytes))
+	}
+	for _, m := range r.FuzzyMatches {
+		fmt.Fprintf(&sb, "\nNote: edits[%d].old_text did not occur exactly; it matched %s when whitespace at the start and end of each line is ignored",
+			m.Edit, lineSpanText(m.Line, m.Lines))
+		if m.Reindented {
+			sb.WriteString(", and new_text was re-indented to the file's indentation")
+		}
+		sb.WriteString("; check that part of the diff.")
+	}
+	if r.Diff != "" {
+		sb.WriteString("\n\n")
+		sb.WriteString(r.Diff)
+	}
+	return []server.Content{server.TextContent(sb.String())}
+}
+
+// lineSpanText returns "line 4" or "lines 4-6".
+func lineSpanText(first, n int) string {
+	if n <= 1 {
+		return "line " + strconv.Itoa(first)
+	}
+	return fmt.Sprintf("lines %d-%d", first, first+n-1)
+}
+
+func (t *toolset) addEditFile(s *server.Server) error {
+	return server.AddTool(s, server.ToolSpec{
+		Name:  "edit_file",
+		Title: "Edit a file",
+		Description: "Changes parts of a text file: each edit replaces old_text, which must occur exactly once, with new_text; edits apply in order and all succeed or none is written. " +
+			"Returns a unified diff of the change. The write is atomic and keeps the file's permissions; CRLF files stay CRLF, and old_text written with plain line breaks matches them. " +
+			"If old_text occurs nowhere exactly but matches exactly one place when the whitespace at the start and end of each line is ignored, that place is used, new_text is re-indented to match, and the result says so. " +
+			"Occurring more than once is an error that names the lines: add surrounding lines to old_text to make it unique. " +
+			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxReadBytes) + ".",
+		Level:       security.Write,
+		Destructive: true,
+	}, t.editFile)
+}
+
+func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileArgs) (EditFileResult, error) {
+	rel, err := t.sb.Resolve(in.Path)
+	if err != nil {
+		return EditFileResult{}, err
+	}
+	fi, err := lstat(t.sb.Fs(), rel)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return EditFileResult{}, fmt.Errorf("%s does not exist; edit_file changes existing files, and write_file creates new ones", quote(rel))
+		}
+		return EditFileResult{}, t.sb.Explain("edit", rel, err)
+	}
+	if err := t.checkRegular(rel, fi); err != nil {
+		return EditFileResult{}, err
+	}
+	orig, err := t.readText(rel, "edit_file")
+	if err != nil {
+		return EditFileResult{}, err
+	}
+
+	eol := lineEnding(orig)
+	text := orig
+	res := EditFileResult{Path: rel, FuzzyMatches: []FuzzyMatch{}, DryRun: in.DryRun}
+	for i, e := range in.Edits {
+		var fm *FuzzyMatch
+		text, fm, err = applyEdit(text, e, eol)
+		if err != nil {
+			var me *matchError
+			if errors.As(err, &me) {
+				me.edit, me.path = i, rel
+			}
+			return EditFileResult{}, err
+		}
+		if fm != nil {
+			fm.Edit = i
+			res.FuzzyMatches = append(res.FuzzyMatches, *fm)
+		}
+		res.Applied++
+	}
+	res.Diff = unifiedDiff(rel, orig, text)
+	res.Bytes = int64(len(text))
+	if text == orig || in.DryRun {
+		return res, nil
+	}
+	added, removed := diffStat(res.Diff)
+	msg := fmt.Sprintf("Edit %s: %s, %s added and %s removed (%s, then %s).", quote(rel), plural(len(in.Edits), "edit", "edits"),
+		plural(added, "line", "lines"), plural(removed, "line", "lines"), byteSize(int64(len(orig))), byteSize(res.Bytes))
+	if err := confirm(ctx, call, msg); err != nil {
+		return EditFileResult{}, err
+	}
+	if _, err := t.writeAtomic(ctx, rel, strings.NewReader(text), fi.Mode().Perm()); err != nil {
+		return EditFileResult{}, err
+	}
+	return res, nil
+}
+
+// readText returns the whole text of the regular file rel for tool, which
+// changes it: refusing binary files and files larger than the read limit.
+func (t *toolset) readText(rel, tool string) (string, error) {
+	f, fi, err := t.sb.OpenRead(rel, false)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	limit := t.lim.MaxReadBytes
+	if fi.Size() > limit {
+		return "", fmt.Errorf("%s is %s, more than the %s %s works on; change it with smaller tools, or replace it whole with write_file",
+			quote(rel), byteSize(fi.Size()), byteSize(limit), tool)
+	}
+	data, err := readUpTo(f, nil, limit)
+	if err != nil {
+		return "", t.sb.Explain("read", rel, err)
+	}
+	if int64(len(data)) > limit {
+		return "", fmt.Errorf("%s grew past %s while it was being read; try again", quote(rel), byteSize(limit))
+	}
+	if kind, _ := sniff(data[:min(len(data), sniffLen)]); kind != kindText {
+		return "", fmt.Errorf("%s is not a text file (it is %s); %s changes text files only", quote(rel), kindPhrase(kind), tool)
+	}
+	return string(data), nil
+}
+
+// kindPhrase names a kind of file in a sentence.
+func kindPhrase(k fileKind) string {
+	switch k {
+	case kindImage:
+		return "an image"
+	case kindAudio:
+		return "audio"
+	case kindBinary:
+		return "binary"
+	}
+	return "text"
+}
+
+// lineEnding returns the line ending most lines of s have: "\r\n" or "\n".
+func lineEnding(s string) string {
+	crlf := strings.Count(s, "\r\n")
+	if crlf > strings.Count(s, "\n")-crlf {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// toEOL returns s with every line ending, "\n" or "\r\n", made eol.
+func toEOL(s, eol string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if eol != "\n" {
+		s = strings.ReplaceAll(s, "\n", eol)
+	}
+	return s
+}
+
+// matchError is an edit whose old_text does not occur exactly once. Its
+// message names the edit and the file, filled in by the caller.
+type matchError struct {
+	edit  int
+	path  string
+	count int   // exact occurrences; 0 when none
+	lines []int // lines of the first occurrences (exact or fuzzy)
+	fuzzy int   // whitespace-tolerant matches, when count is 0
+	first []int // lines that match old_text's first line, when nothing matches
+}
+
+func (e *matchError) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "edits[%d].old_text ", e.edit)
+	switch {
+	case e.count > 1:
+		fmt.Fprintf(&sb, "occurs %d times in %s (%s), and must occur once; add surrounding lines to it to make it unique",
+			e.count, quote(e.path), listLines(e.lines, e.count))
+	case e.fuzzy > 1:
+		fmt.Fprintf(&sb, "does not occur exactly in %s, and ignoring whitespace at the start and end of lines it matches %d places (%s); copy it exactly from the file, with enough surrounding lines to make it unique",
+			quote(e.path), e.fuzzy, listLines(e.lines, e.fuzzy))
+	default:
+		fmt.Fprintf(&sb, "was not found in %s", quote(e.path))
+		if len(e.first) > 0 {
+			fmt.Fprintf(&sb, " (its first line matches %s, but the lines after it differ)", listLines(e.first, len(e.first)))
+		}
+		sb.WriteString("; read the file again with read_file and copy the text exactly, with its whitespace and line breaks")
+	}
+	if e.edit > 0 {
+		sb.WriteString(" (each edit applies to the text the edits before it left)")
+	}
+	sb.WriteString("; the file was not changed")
+	return sb.String()
+}
+
+// listLines returns "line 3", "lines 3 and 9", or "lines 3, 9, … and 4
+// more" for the first of n line numbers.
+func listLines(lines []int, n int) string {
+	if len(lines) == 1 && n == 1 {
+		return "line " + strconv.Itoa(lines[0])
+	}
+	s := make([]string, len(lines))
+	for i, l := range lines {
+		s[i] = strconv.Itoa(l)
+	}
+	if n > len(lines) {
+		return "lines " + strings.Join(s, ", ") + " and " + strconv.Itoa(n-len(lines)) + " more"
+	}
+	return "lines " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// applyEdit applies e to text, a file whose lines mostly end with eol.
+// old_text is looked for as given, then with its line endings made eol,
+// then line by line ignoring the whitespace at the start and end of each
+// line; the last is reported in the FuzzyMatch returned.
+func applyEdit(text string, e Edit, eol string) (string, *FuzzyMatch, error) {
+	newText := toEOL(e.NewText, eol)
+	cands := []string{e.OldText}
+	if alt := toEOL(e.OldText, eol); alt != e.OldText {
+		cands = append(cands, alt)
+	}
+	for _, old := range cands {
+		count, lines := occurrences(text, old)
+		switch {
+		case count == 1:
+			i := strings.Index(text, old)
+			return text[:i] + newText + text[i+len(old):], nil, nil
+		case count > 1:
+			return "", nil, &matchError{count: count, lines: lines}
+		}
+	}
+	return fuzzyEdit(text, e, eol)
+}
+
+// occurrences counts where old occurs in text, overlapping occurrences
+// included, and returns the lines of the first maxLinesListed.
+func occurrences(text, old string) (int, []int) {
+	count, line, scanned := 0, 1, 0
+	var lines []int
+	for from := 0; ; {
+		i := strings.Index(text[from:], old)
+		if i < 0 {
+			return count, lines
+		}
+		at := from + i
+		count++
+		if len(lines) < maxLinesListed {
+			line += strings.Count(text[scanned:at], "\n")
+			scanned = at
+			lines = append(lines, line)
+		}
+		from = at + 1
+	}
+}
+
+// textLine is one line of a text: its content text[start:end], without the
+// line ending, and next, where the following line starts.
+type textLine struct{ start, end, next int }
+
+// textLines splits text into lines.
+func textLines(text string) []textLine {
+	lines := make([]textLine, 0, strings.Count(text, "\n")+1)
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			lines = append(lines, textLine{i, len(text), len(text)})
+			break
+		}
+		end := i + j
+		if end > i && text[end-1] == '\r' {
+			end--
+		}
+		lines = append(lines, textLine{i, end, i + j + 1})
+		i += j + 1
+	}
+	return lines
+}
+
+// fuzzyEdit applies e where its old_text matches whole lines of text when
+// the whitespace at the start and end of each line is ignored, if it
+// matches exactly one place; new_text is re-indented from old_text's
+// indentation to the file's.
+func fuzzyEdit(text string, e Edit, eol string) (string, *FuzzyMatch, error) {
+	old := strings.Split(strings.ReplaceAll(e.OldText, "\r\n", "\n"), "\n")
+	trailingEOL := len(old) > 1 && old[len(old)-1] == ""
+	if trailingEOL {
+		old = old[:len(old)-1]
+	}
+	firstText := -1 // the first line of old with text on it
+	trimmed := make([]string, len(old))
+	for i, l := range old {
+		trimmed[i] = strings.TrimSpace(l)
+		if firstText < 0 && trimmed[i] != "" {
+			firstText = i
+		}
+	}
+	lines := textLines(text)
+	if firstText < 0 {
+		return "", nil, &matchError{}
+	}
+	lineText := func(i int) string { return text[lines[i].start:lines[i].end] }
+
+	var at []int
+	for i := 0; i+len(old) <= len(lines); i++ {
+		ok := true
+		for j := range old {
+			if strings.TrimSpace(lineText(i+j)) != trimmed[j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			at = append(at, i)
+		}
+	}
+	switch len(at) {
+	case 0:
+		me := &matchError{}
+		for i := range lines {
+			if strings.TrimSpace(lineText(i)) == trimmed[firstText] && len(me.first) < maxLinesListed {
+				me.first = append(me.first, i+1)
+			}
+		}
+		return "", nil, me
+	case 1:
+	default:
+		me := &matchError{fuzzy: len(at)}
+		for _, i := range at[:min(len(at), maxLinesListed)] {
+			me.lines = append(me.lines, i+1)
+		}
+		return "", nil, me
+	}
+
+	i := at[0]
+	start, end := lines[i].start, lines[i+len(old)-1].end
+	if trailingEOL {
+		end = lines[i+len(old)-1].next
+	}
+	oldIndent := leadingSpace(old[firstText])
+	fileIndent := leadingSpace(lineText(i + firstText))
+	newLines := strings.Split(strings.ReplaceAll(e.NewText, "\r\n", "\n"), "\n")
+	reindented := false
+	if oldIndent != fileIndent {
+		for k, l := range newLines {
+			switch {
+			case strings.TrimSpace(l) == "":
+			case strings.HasPrefix(l, oldIndent):
+				newLines[k] = fileIndent + l[len(oldIndent):]
+			default:
+				newLines[k] = fileIndent + strings.TrimLeft(l, " \t")
+			}
+			reindented = reindented || newLines[k] != l
+		}
+	}
+	repl := strings.Join(newLines, eol)
+	fm := &FuzzyMatch{Line: i + 1, Lines: len(old), Reindented: reindented}
+	return text[:start] + repl + text[end:], fm, nil
+}
+
+// leadingSpace returns the spaces and tabs that s starts with.
+func leadingSpace(s string) string {
+	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
+}
+
+// diffStat counts the lines a unified diff adds and removes.
+func diffStat(diff string) (added, removed int) {
+	for i, l := range strings.SplitAfter(diff, "\n") {
+		switch {
+		case i < 2: // the "---" and "+++" headers
+		case strings.HasPrefix(l, "+"):
+			added++
+		case strings.HasPrefix(l, "-"):
+			removed++
+		}
+	}
+	return added, removed
+}

@@ -1,0 +1,174 @@
+package fs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stdiotools/toolserver/security"
+)
+
+func TestEditFile(t *testing.T) {
+	const goFile = "package main\n\nfunc main() {\n\tx := 1\n\tprintln(x)\n}\n"
+	tests := []struct {
+		name    string
+		file    string // content of f.txt before
+		edits   string // the edits argument
+		want    string // content after; "" means unchanged
+		diff    string // the whole diff, when given
+		fuzzy   []FuzzyMatch
+		summary string
+		err     string
+	}{
+		{name: "an exact match is replaced and the diff shown",
+			file: goFile, edits: `[{"old_text":"x := 1","new_text":"x := 2"}]`,
+			want:    strings.Replace(goFile, "x := 1", "x := 2", 1),
+			diff:    "--- a/f.txt\n+++ b/f.txt\n@@ -1,6 +1,6 @@\n package main\n \n func main() {\n-\tx := 1\n+\tx := 2\n \tprintln(x)\n }\n",
+			summary: `Applied 1 edit to "f.txt"`},
+		{name: "edits apply in order, each to the text the one before left",
+			file: "a\nb\n", edits: `[{"old_text":"a","new_text":"c"},{"old_text":"c\nb","new_text":"d"}]`,
+			want: "d\n"},
+		{name: "an empty new_text deletes old_text",
+			file: "keep\ndrop\nkeep too\n", edits: `[{"old_text":"drop\n","new_text":""}]`,
+			want: "keep\nkeep too\n"},
+		{name: "old_text with plain line breaks matches a CRLF file, and the file stays CRLF",
+			file: "one\r\ntwo\r\nthree\r\n", edits: `[{"old_text":"one\ntwo\n","new_text":"uno\ndos\n"}]`,
+			want: "uno\r\ndos\r\nthree\r\n"},
+		{name: "new_text in a CRLF file gets CRLF line endings",
+			file: "a\r\nb\r\n", edits: `[{"old_text":"a","new_text":"x\ny"}]`,
+			want: "x\r\ny\r\nb\r\n"},
+		{name: "old_text written with CRLF matches a file with plain line breaks",
+			file: "a\nb\nc\n", edits: `[{"old_text":"a\r\nb","new_text":"z"}]`,
+			want: "z\nc\n"},
+		{name: "a change at a last line without a newline says so in the diff",
+			file: "a\nb", edits: `[{"old_text":"b","new_text":"c"}]`,
+			want: "a\nc",
+			diff: "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"},
+		{name: "old_text matching only with other indentation is used, re-indented and reported",
+			file: "class A:\n    def f(self):\n        return 1\n", edits: `[{"old_text":"def f(self):\n    return 1\n","new_text":"def f(self):\n    return 2\n"}]`,
+			want:    "class A:\n    def f(self):\n        return 2\n",
+			fuzzy:   []FuzzyMatch{{Edit: 0, Line: 2, Lines: 2, Reindented: true}},
+			summary: "Note: edits[0].old_text did not occur exactly; it matched lines 2-3 when whitespace at the start and end of each line is ignored, and new_text was re-indented to the file's indentation"},
+		{name: "old_text differing only in trailing spaces matches without re-indenting",
+			file: "a  \nb\t\nc\n", edits: `[{"old_text":"a\nb","new_text":"x"}]`,
+			want:  "x\nc\n",
+			fuzzy: []FuzzyMatch{{Edit: 0, Line: 1, Lines: 2}}},
+		{name: "tabs in the file and spaces in old_text match, and new_text gets the tabs",
+			file: goFile, edits: `[{"old_text":"    x := 1\n    println(x)","new_text":"    y := 1\n    println(y)"}]`,
+			want:  strings.Replace(goFile, "\tx := 1\n\tprintln(x)", "\ty := 1\n\tprintln(y)", 1),
+			fuzzy: []FuzzyMatch{{Edit: 0, Line: 4, Lines: 2, Reindented: true}}},
+		{name: "edits that change nothing write nothing",
+			file: "same\n", edits: `[{"old_text":"same","new_text":"same"}]`,
+			summary: `The 1 edit leave "f.txt" unchanged; nothing was written.`},
+		{name: "old_text found more than once is an error naming the count and lines",
+			file: "x\ny\nx\ny\nx\n", edits: `[{"old_text":"x","new_text":"z"}]`,
+			err: `edits[0].old_text occurs 3 times in "f.txt" (lines 1, 3 and 5), and must occur once; add surrounding lines to it to make it unique; the file was not changed`},
+		{name: "overlapping occurrences count as several",
+			file: "aaa\n", edits: `[{"old_text":"aa","new_text":"b"}]`,
+			err: `occurs 2 times in "f.txt" (lines 1 and 1)`},
+		{name: "old_text found nowhere is an error with a hint",
+			file: goFile, edits: `[{"old_text":"func main() {\n\tx := 3","new_text":""}]`,
+			err: `edits[0].old_text was not found in "f.txt" (its first line matches line 3, but the lines after it differ); read the file again with read_file and copy the text exactly, with its whitespace and line breaks; the file was not changed`},
+		{name: "a failing second edit leaves the file as it was",
+			file: "a\nb\n", edits: `[{"old_text":"a","new_text":"c"},{"old_text":"nope","new_text":"d"}]`,
+			err: `edits[1].old_text was not found in "f.txt"; read the file again with read_file and copy the text exactly, with its whitespace and line breaks (each edit applies to the text the edits before it left); the file was not changed`},
+		{name: "old_text that matches several places ignoring whitespace is an error",
+			file: "  a\n  b\n\ta\n\tb\n", edits: `[{"old_text":"a\nb","new_text":"c"}]`,
+			err: `edits[0].old_text does not occur exactly in "f.txt", and ignoring whitespace at the start and end of lines it matches 2 places (lines 1 and 3)`},
+		{name: "an empty old_text is refused", file: "a\n", edits: `[{"old_text":"","new_text":"x"}]`,
+			err: `"edits[0].old_text"`},
+		{name: "no edits are refused", file: "a\n", edits: `[]`, err: `"edits"`},
+	}
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				e.write(t, "f.txt", tt.file)
+				res := e.call(t, "edit_file", `{"path":"f.txt","edits":`+tt.edits+`}`)
+				if tt.err != "" {
+					if !res.IsError {
+						t.Fatalf("got %q, want error", text(res))
+					}
+					wantContains(t, text(res), tt.err)
+					if got := e.read(t, "f.txt"); got != tt.file {
+						t.Errorf("a failed edit changed the file to %q", got)
+					}
+					return
+				}
+				if res.IsError {
+					t.Fatalf("error: %s", text(res))
+				}
+				want := tt.want
+				if want == "" {
+					want = tt.file
+				}
+				if got := e.read(t, "f.txt"); got != want {
+					t.Errorf("file = %q, want %q", got, want)
+				}
+				var got EditFileResult
+				structured(t, res, &got)
+				if tt.diff != "" && got.Diff != tt.diff {
+					t.Errorf("diff =\n%s\nwant\n%s", got.Diff, tt.diff)
+				}
+				if (got.Diff == "") != (want == tt.file) {
+					t.Errorf("diff %q for a change %q -> %q", got.Diff, tt.file, want)
+				}
+				if len(got.FuzzyMatches) != len(tt.fuzzy) {
+					t.Fatalf("fuzzy_matches = %+v, want %+v", got.FuzzyMatches, tt.fuzzy)
+				}
+				for i := range tt.fuzzy {
+					if got.FuzzyMatches[i] != tt.fuzzy[i] {
+						t.Errorf("fuzzy_matches[%d] = %+v, want %+v", i, got.FuzzyMatches[i], tt.fuzzy[i])
+					}
+				}
+				wantContains(t, text(res), tt.summary, got.Diff)
+				noTempFiles(t, e)
+			})
+		}
+	})
+}
+
+func TestEditFileDryRunShowsTheDiffAndChangesNothing(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		e.write(t, "f.txt", "a\nb\n")
+		before := e.snapshot(t)
+		res := e.ok(t, "edit_file", `{"path":"f.txt","edits":[{"old_text":"b","new_text":"c"}],"dry_run":true}`)
+		wantContains(t, text(res), `Dry run: 1 edit would change "f.txt" as shown below. Nothing was written.`, "-b\n+c\n")
+		if got := object(t, res); got["dry_run"] != true || got["applied"] != 1.0 {
+			t.Errorf("structured = %v", got)
+		}
+		if after := e.snapshot(t); after != before {
+			t.Errorf("dry run changed the tree:\n%s", after)
+		}
+	})
+}
+
+func TestEditFileRefusals(t *testing.T) {
+	bothFS(t, security.Limits{MaxReadBytes: 16}, func(t *testing.T, e *env) {
+		e.write(t, "bin", "a\x00b")
+		e.write(t, "big.txt", strings.Repeat("x", 17))
+		e.mkdir(t, "dir")
+		for _, c := range []struct{ name, path, err string }{
+			{"a missing file is an error that points to write_file", "nope.txt", `"nope.txt" does not exist; edit_file changes existing files, and write_file creates new ones`},
+			{"a binary file is refused", "bin", `"bin" is not a text file (it is binary); edit_file changes text files only`},
+			{"a file over the read limit is refused", "big.txt", `"big.txt" is 17 bytes, more than the 16 bytes edit_file works on`},
+			{"a directory is refused", "dir", `"dir" is a directory`},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				wantContains(t, e.fail(t, "edit_file", args(t, map[string]any{"path": c.path, "edits": []Edit{{"a", "b"}}})), c.err)
+			})
+		}
+	})
+}
+
+func TestEditFileKeepsTheMode(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		e.writeMode(t, "run.sh", "echo 1\n", 0o750)
+		e.ok(t, "edit_file", `{"path":"run.sh","edits":[{"old_text":"1","new_text":"2"}]}`)
+		fi, err := e.fs.Stat("run.sh")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o750 {
+			t.Errorf("mode = %v, want 0750", fi.Mode().Perm())
+		}
+	})
+}

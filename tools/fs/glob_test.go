@@ -1,0 +1,156 @@
+package fs
+
+import (
+	"path"
+	"strings"
+	"testing"
+)
+
+func TestGlobMatch(t *testing.T) {
+	tests := []struct {
+		name    string
+		pattern string
+		yes     []string
+		no      []string
+	}{
+		{"a star matches within one element", "*.go", []string{"a.go", ".go"}, []string{"a.txt", "a.go/x"}},
+		{"a star does not cross a slash", "src/*.go", []string{"src/a.go"}, []string{"src/x/a.go", "a.go"}},
+		{"a question mark is one character, not a slash", "a?c", []string{"abc", "aéc"}, []string{"ac", "abbc", "a/c"}},
+		{"a class matches one of its characters", "[abc].txt", []string{"a.txt", "c.txt"}, []string{"d.txt", "ab.txt"}},
+		{"a range matches characters between its ends", "x[0-9]", []string{"x0", "x9"}, []string{"xa", "x"}},
+		{"a caret negates a class", "[^a-c]x", []string{"dx", "éx"}, []string{"ax", "x"}},
+		{"a leading double star matches any depth, the top included", "**/*.go", []string{"a.go", "x/a.go", "x/y/z/a.go"}, []string{"a.txt", "x/a.txt"}},
+		{"a middle double star matches zero or more directories", "a/**/b", []string{"a/b", "a/x/b", "a/x/y/b"}, []string{"ab", "a/xb", "x/a/b", "a/b/c"}},
+		{"a final double star matches everything below", "a/**", []string{"a/b", "a/b/c"}, []string{"a", "b/a/c"}},
+		{"a lone double star matches every path", "**", []string{"a", "a/b/c"}, nil},
+		{"a double star inside an element is a star", "a**b", []string{"ab", "axxb"}, []string{"a/b"}},
+		{"braces match any of their alternatives", "*.{go,md}", []string{"a.go", "b.md"}, []string{"c.txt", "a.{go,md}"}},
+		{"braces nest", "{a,b{c,d}}.txt", []string{"a.txt", "bc.txt", "bd.txt"}, []string{"b.txt", "abc.txt"}},
+		{"empty alternatives are allowed", "a{,b}", []string{"a", "ab"}, []string{"abb"}},
+		{"braces can hold slashes", "{src,lib}/**/*.go", []string{"src/a.go", "lib/x/a.go"}, []string{"cmd/a.go"}},
+		{"a brace in a class is literal", "[{]x", []string{"{x"}, []string{"x"}},
+		{"a backslash escapes a wildcard", `a\*`, []string{"a*"}, []string{"ab"}},
+		{"a literal pattern matches only itself", "README.md", []string{"README.md"}, []string{"readme.md", "x/README.md"}},
+		{"non-ASCII names match", "résumé*.pdf", []string{"résumé-2024.pdf"}, []string{"resume.pdf"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := compileGlob(tt.pattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.yes {
+				if !g.match(s) {
+					t.Errorf("%q should match %q", tt.pattern, s)
+				}
+			}
+			for _, s := range tt.no {
+				if g.match(s) {
+					t.Errorf("%q should not match %q", tt.pattern, s)
+				}
+			}
+		})
+	}
+}
+
+func TestPathGlobMatchesNamesAtAnyDepth(t *testing.T) {
+	tests := []struct {
+		name    string
+		pattern string
+		yes, no []string
+	}{
+		{"a pattern without a slash matches the base name anywhere", "*.go", []string{"a.go", "x/y/a.go"}, []string{"a.go/x"}},
+		{"a plain name matches directories of that name anywhere", "node_modules", []string{"node_modules", "a/node_modules"}, []string{"node_modules/x"}},
+		{"a pattern with a slash matches the whole path", "src/*.go", []string{"src/a.go"}, []string{"x/src/a.go"}},
+		{"a leading slash anchors a name at the top", "/a.go", []string{"a.go"}, []string{"x/a.go"}},
+		{"a leading ./ anchors too", "./a.go", []string{"a.go"}, []string{"x/a.go"}},
+		{"each brace alternative chooses for itself", "{*.md,docs/*}", []string{"x/y.md", "docs/a"}, []string{"x/docs/a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := newPathGlob(tt.pattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.yes {
+				if !g.match(s) {
+					t.Errorf("%q should match %q", tt.pattern, s)
+				}
+			}
+			for _, s := range tt.no {
+				if g.match(s) {
+					t.Errorf("%q should not match %q", tt.pattern, s)
+				}
+			}
+		})
+	}
+}
+
+func TestGlobErrors(t *testing.T) {
+	tests := []struct{ name, pattern, err string }{
+		{"an unclosed bracket", "a[bc", `the pattern "a[bc" is malformed: '[' at character 2 is never closed by ']'; write [[] for a literal '['`},
+		{"an empty class", "[]a]", `the character class at character 1 is malformed`},
+		{"a dash at the end of a class", "[a-]x", "the character class at character 1 is malformed"},
+		{"a negated empty class", "[^]", "the character class at character 1 is malformed"},
+		{"a trailing backslash", `a\`, `ends with '\', which escapes nothing`},
+		{"an unclosed brace", "{a,b", `'{' at character 1 is never closed by '}'; write [{] for a literal '{'`},
+		{"a stray closing brace", "a}b", `'}' at character 2 has no '{' before it`},
+		{"a stray closing brace after a group", "{a}}", `'}' at character 4 has no '{' before it`},
+		{"an unclosed brace inside another", "{a,{b}", `'{' at character 1 is never closed`},
+		{"an unclosed class hides the closing brace", "{a,[}", `'{' at character 1 is never closed`},
+		{"a bad class inside braces", "{a,[]}", `the character class at character 4 is malformed`},
+		{"too many alternatives", strings.Repeat("{a,b,c,d}", 5), "its braces stand for more than 256 patterns"},
+		{"invalid UTF-8 in a class", "[\xff]", "the character class at character 1 is malformed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := newPathGlob(tt.pattern)
+			if err == nil {
+				t.Fatalf("%q compiled", tt.pattern)
+			}
+			wantContains(t, err.Error(), tt.err)
+		})
+	}
+}
+
+func TestGlobAgreesWithPathMatch(t *testing.T) {
+	patterns := []string{"*", "a*", "*b", "a*b*c", "?", "a?", "[a-c]*", "[^x]", `\*`, "a/*", "*/b", "[", "a[", "[]", "[a-]", "a[/]b", "x*[", `\`, "*.go"}
+	names := []string{"", "a", "ab", "abc", "a/b", "*", "x", "a.go", "d/a.go", "[", "\xff"}
+	for _, p := range patterns {
+		for _, n := range names {
+			checkAgainstPathMatch(t, p, n)
+		}
+	}
+}
+
+// checkAgainstPathMatch fails the test if compileGlob and path.Match
+// disagree about pattern and name.
+func checkAgainstPathMatch(t *testing.T, pattern, name string) {
+	t.Helper()
+	want, wantErr := path.Match(pattern, name)
+	g, err := compileGlob(pattern)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("pattern %q: compile error %v, path.Match error %v", pattern, err, wantErr)
+	}
+	if err == nil && g.match(name) != want {
+		t.Fatalf("pattern %q name %q: match %v, path.Match %v", pattern, name, !want, want)
+	}
+}
+
+func FuzzGlob(f *testing.F) {
+	for _, s := range []string{"*.go", "**/x", "a/**/b", "{a,b}", "[a-c]?", `\*`, "[^/]", "a[", "{", "}", "[]]"} {
+		f.Add(s, "a/b.go")
+	}
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		g, err := compileGlob(pattern)
+		if err == nil {
+			g.match(name)
+		}
+		if pg, err := newPathGlob(pattern); err == nil {
+			pg.match(name)
+		}
+		if !strings.Contains(pattern, "**") && !strings.ContainsAny(pattern, "{}") {
+			checkAgainstPathMatch(t, pattern, name)
+		}
+	})
+}

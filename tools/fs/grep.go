@@ -1,0 +1,342 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"regexp"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// Long matching lines are shortened to about maxGrepLine bytes around the
+// match, keeping up to grepBefore bytes before it.
+const (
+	maxGrepLine = 240
+	grepBefore  = 80
+)
+
+// GrepArgs are the arguments of grep.
+type GrepArgs struct {
+	Path       string `json:"path" chars:"path" default:"." description:"The file, or the directory to search below, relative to the root; \".\" is the root."`
+	Query      string `json:"query" chars:"text" minLength:"1" description:"The text to find within single lines; with regex, a regular expression in RE2 syntax (no backreferences or lookaround)."`
+	Regex      bool   `json:"regex,omitempty" description:"Treat query as a regular expression instead of plain text."`
+	IgnoreCase bool   `json:"ignore_case,omitempty" description:"Match letters regardless of case."`
+	Glob       string `json:"glob,omitempty" chars:"glob" description:"Only search files whose path matches this glob, such as *.go or src/**/*.ts (a pattern without '/' matches names at any depth)."`
+	MaxResults int    `json:"max_results,omitempty" minimum:"1" description:"The most matching lines to return; default and maximum set by the server."`
+}
+
+// GrepMatch is one matching line.
+type GrepMatch struct {
+	Path string `json:"path" description:"The file, relative to the root."`
+	Line int    `json:"line" description:"The line number, counting from 1."`
+	Text string `json:"text" description:"The line, without its line ending; shortened around the match with \"…\" when long."`
+}
+
+// GrepResult is the result of grep. The matches are sent as text,
+// path:line:text, and as structured content.
+type GrepResult struct {
+	Path          string      `json:"path" description:"What was searched, relative to the root."`
+	Query         string      `json:"query" description:"The query."`
+	Matches       []GrepMatch `json:"matches" description:"The matching lines, by file in sorted order, then by line."`
+	FilesSearched int         `json:"files_searched" description:"How many files were searched."`
+	FilesMatched  int         `json:"files_matched" description:"How many files had a match (among those searched before the results were cut)."`
+	SkippedBinary int         `json:"skipped_binary,omitempty" description:"Files skipped as binary: images, audio, and files with a NUL byte near the start."`
+	SkippedLarge  int         `json:"skipped_large,omitempty" description:"Files skipped for being larger than the read limit."`
+	Unreadable    int         `json:"unreadable,omitempty" description:"Files and directories that could not be read."`
+	Truncated     bool        `json:"truncated" description:"True when the search stopped at max_results; more lines may match."`
+	Note          string      `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
+}
+
+// Content returns the matches as path:line:text lines, then a summary.
+func (r GrepResult) Content() []server.Content {
+	var sb strings.Builder
+	for _, m := range r.Matches {
+		sb.WriteString(m.Path)
+		sb.WriteByte(':')
+		sb.WriteString(strconv.Itoa(m.Line))
+		sb.WriteByte(':')
+		sb.WriteString(m.Text)
+		sb.WriteByte('\n')
+	}
+	if len(r.Matches) == 0 {
+		fmt.Fprintf(&sb, "No line matches in %s searched.\n", plural(r.FilesSearched, "file", "files"))
+	} else {
+		fmt.Fprintf(&sb, "%s in %s (%s searched).\n", plural(len(r.Matches), "matching line", "matching lines"),
+			plural(r.FilesMatched, "file", "files"), plural(r.FilesSearched, "file", "files"))
+	}
+	if r.Note != "" {
+		sb.WriteString(r.Note + "\n")
+	}
+	return []server.Content{server.TextContent(sb.String())}
+}
+
+func (t *toolset) addGrep(s *server.Server) error {
+	return server.AddTool(s, server.ToolSpec{
+		Name:  "grep",
+		Title: "Search inside files",
+		Description: "Finds the lines that contain query in one file or in every file below a directory, and returns them as path:line:text, long lines shortened around the match. " +
+			"query is plain text unless regex is set (RE2 syntax); ignore_case ignores letter case; glob limits the files searched, such as *.go. " +
+			"Binary files and files larger than " + byteSize(t.lim.MaxReadBytes) + " are skipped and counted; symbolic links are not followed. " +
+			"Returns at most " + strconv.Itoa(t.lim.MaxResults) + " lines (max_results lowers that). To find files by name use search_files.",
+		Level: security.Read,
+	}, t.grep)
+}
+
+// lineMatcher finds a match in one line: its start and end, or ok false.
+type lineMatcher func(line []byte) (start, end int, ok bool)
+
+// grepMatcher returns the matcher for the arguments, and a literal that
+// every file with a match must contain ("" when there is none).
+func grepMatcher(in GrepArgs) (lineMatcher, []byte, error) {
+	if strings.ContainsAny(in.Query, "\n") {
+		return nil, nil, errors.New("query holds a line break, but grep matches within single lines; search for one line of it")
+	}
+	if !in.Regex && !in.IgnoreCase {
+		q := []byte(in.Query)
+		return func(line []byte) (int, int, bool) {
+			i := bytes.Index(line, q)
+			return i, i + len(q), i >= 0
+		}, q, nil
+	}
+	expr := in.Query
+	if !in.Regex {
+		expr = regexp.QuoteMeta(expr)
+	}
+	if in.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		what := err.Error()
+		if se, ok := errors.AsType[*syntax.Error](err); ok {
+			what = fmt.Sprintf("%s in %s", se.Code, quote(se.Expr))
+		}
+		return nil, nil, fmt.Errorf("query %s is not a valid regular expression: %s; fix it (RE2 syntax), or leave regex out to search for the text as it is",
+			quote(in.Query), what)
+	}
+	var must []byte
+	if prefix, _ := re.LiteralPrefix(); prefix != "" {
+		must = []byte(prefix)
+	}
+	return func(line []byte) (int, int, bool) {
+		loc := re.FindIndex(line)
+		if loc == nil {
+			return 0, 0, false
+		}
+		return loc[0], loc[1], true
+	}, must, nil
+}
+
+func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (GrepResult, error) {
+	rel, err := t.sb.Resolve(in.Path)
+	if err != nil {
+		return GrepResult{}, err
+	}
+	match, must, err := grepMatcher(in)
+	if err != nil {
+		return GrepResult{}, err
+	}
+	var only *glob
+	if in.Glob != "" {
+		if only, err = newPathGlob(in.Glob); err != nil {
+			return GrepResult{}, fmt.Errorf("glob: %w", err)
+		}
+	}
+	limit := t.lim.MaxResults
+	if in.MaxResults > 0 {
+		limit = min(limit, in.MaxResults)
+	}
+	res := GrepResult{Path: rel, Query: in.Query, Matches: []GrepMatch{}}
+	g := &grepper{t: t, match: match, must: must, limit: limit, res: &res}
+
+	fi, err := t.sb.Fs().Stat(rel)
+	if err != nil {
+		return GrepResult{}, t.sb.Explain("search", rel, err)
+	}
+	if !fi.IsDir() {
+		if !fi.Mode().IsRegular() {
+			return GrepResult{}, fmt.Errorf("%s is %s, not a regular file; grep searches files and directories", quote(rel), otherKind(fi.Mode()))
+		}
+		if err := g.file(ctx, rel); err != nil {
+			return GrepResult{}, err
+		}
+	} else {
+		err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
+			if err != nil {
+				res.Unreadable++
+				return nil
+			}
+			if !d.Type().IsRegular() || only != nil && !only.match(sub) {
+				return nil
+			}
+			if err := g.file(ctx, p); err != nil {
+				return err
+			}
+			if res.FilesSearched%progressEvery == 0 {
+				progress(call, res.FilesSearched, fmt.Sprintf("searched %d files, %d matching lines", res.FilesSearched, len(res.Matches)))
+			}
+			if res.Truncated {
+				return fs.SkipAll
+			}
+			return nil
+		})
+		if err != nil {
+			return GrepResult{}, err
+		}
+	}
+	res.Note = res.note(limit, byteSize(t.lim.MaxReadBytes))
+	return res, nil
+}
+
+// note describes what was skipped or cut.
+func (r *GrepResult) note(limit int, readLimit string) string {
+	var notes []string
+	if r.Truncated {
+		notes = append(notes, fmt.Sprintf("Stopped at %d matching lines, so more may match; narrow the search with path, glob or a more precise query.", limit))
+	}
+	var skipped []string
+	if r.SkippedBinary > 0 {
+		skipped = append(skipped, plural(r.SkippedBinary, "binary file", "binary files"))
+	}
+	if r.SkippedLarge > 0 {
+		skipped = append(skipped, plural(r.SkippedLarge, "file", "files")+" larger than "+readLimit)
+	}
+	if r.Unreadable > 0 {
+		skipped = append(skipped, plural(r.Unreadable, "entry that could not be read", "entries that could not be read"))
+	}
+	if len(skipped) > 0 {
+		notes = append(notes, "Skipped "+strings.Join(skipped, ", ")+".")
+	}
+	return strings.Join(notes, " ")
+}
+
+// grepper searches files for grep.
+type grepper struct {
+	t     *toolset
+	match lineMatcher
+	must  []byte
+	limit int
+	res   *GrepResult
+	buf   []byte
+}
+
+// file searches the file rel, adding its matching lines.
+func (g *grepper) file(ctx context.Context, rel string) error {
+	res := g.res
+	f, fi, err := g.t.sb.OpenRead(rel, false)
+	if err != nil {
+		res.Unreadable++
+		return nil
+	}
+	size := fi.Size()
+	if size > g.t.lim.MaxReadBytes {
+		f.Close()
+		res.SkippedLarge++
+		return nil
+	}
+	if int64(cap(g.buf)) < size+1 {
+		g.buf = make([]byte, 0, size+1)
+	}
+	data, err := readInto(f, g.buf[:0], g.t.lim.MaxReadBytes)
+	f.Close()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		res.Unreadable++
+		return nil
+	}
+	g.buf = data[:0]
+	if int64(len(data)) > g.t.lim.MaxReadBytes {
+		res.SkippedLarge++
+		return nil
+	}
+	if kind, _ := sniff(data[:min(len(data), sniffLen)]); kind != kindText {
+		res.SkippedBinary++
+		return nil
+	}
+	res.FilesSearched++
+	if len(g.must) > 0 && !bytes.Contains(data, g.must) {
+		return nil
+	}
+	matched := false
+	for line, rest := 1, data; len(rest) > 0; line++ {
+		end := bytes.IndexByte(rest, '\n')
+		text := rest
+		if end >= 0 {
+			text, rest = rest[:end], rest[end+1:]
+		} else {
+			rest = nil
+		}
+		text = bytes.TrimSuffix(text, []byte{'\r'})
+		start, stop, ok := g.match(text)
+		if !ok {
+			continue
+		}
+		if len(res.Matches) == g.limit {
+			res.Truncated = true
+			break
+		}
+		matched = true
+		res.Matches = append(res.Matches, GrepMatch{Path: rel, Line: line, Text: shortenLine(text, start, stop)})
+	}
+	if matched {
+		res.FilesMatched++
+	}
+	return nil
+}
+
+// readInto reads r to its end into buf, which it grows as needed, reading
+// at most one byte more than limit.
+func readInto(r io.Reader, buf []byte, limit int64) ([]byte, error) {
+	lr := io.LimitReader(r, limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// shortenLine returns line as valid UTF-8, cut to about maxGrepLine bytes
+// around the match line[start:stop] when longer, with "…" where it was
+// cut.
+func shortenLine(line []byte, start, stop int) string {
+	if len(line) <= maxGrepLine {
+		s, _ := validUTF8(line)
+		return s
+	}
+	from := max(0, start-grepBefore)
+	to := min(len(line), max(stop, from+maxGrepLine))
+	if to-from > maxGrepLine {
+		to = from + maxGrepLine
+	}
+	for from > 0 && !utf8.RuneStart(line[from]) {
+		from--
+	}
+	to = runeStart(line, to)
+	s, _ := validUTF8(line[from:to])
+	if from > 0 {
+		s = "…" + s
+	}
+	if to < len(line) {
+		s += "…"
+	}
+	return s
+}

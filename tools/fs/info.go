@@ -1,0 +1,145 @@
+package fs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// GetFileInfoArgs are the arguments of get_file_info.
+type GetFileInfoArgs struct {
+	Path string `json:"path" chars:"path" minLength:"1" description:"The file, directory or link to describe, relative to the root."`
+}
+
+// FileInfo is the result of get_file_info.
+type FileInfo struct {
+	Path        string     `json:"path" description:"The entry, relative to the root."`
+	Type        string     `json:"type" description:"file, dir, symlink or other."`
+	Kind        string     `json:"kind,omitempty" description:"For type other: named pipe, socket, device or special file. For a file: text, image, audio or binary."`
+	MIMEType    string     `json:"mime_type,omitempty" description:"The media type of a file, from its first bytes."`
+	Size        int64      `json:"size" description:"The size in bytes."`
+	Mode        string     `json:"mode" description:"The permission bits in octal, such as 0644."`
+	Modified    time.Time  `json:"modified" description:"When it was last modified."`
+	Accessed    *time.Time `json:"accessed,omitempty" description:"When it was last read, where the file system records it."`
+	Created     *time.Time `json:"created,omitempty" description:"When it was created, where the file system records it."`
+	LinkTarget  string     `json:"link_target,omitempty" description:"For a symbolic link pointing inside the root: its target, relative to the root."`
+	LinkOutside bool       `json:"link_outside,omitempty" description:"True for a symbolic link that points outside the root (where is not shown); it cannot be followed."`
+	Entries     *int       `json:"entries,omitempty" description:"For a directory: how many entries it holds."`
+	Bytes       *int64     `json:"bytes,omitempty" description:"For a text file: its size in bytes."`
+	Chars       *int       `json:"chars,omitempty" description:"For a text file: its length in characters (Unicode code points)."`
+	Lines       *int       `json:"lines,omitempty" description:"For a text file: its number of lines."`
+	InvalidUTF8 bool       `json:"invalid_utf8,omitempty" description:"For a text file: true when it is not valid UTF-8."`
+	Note        string     `json:"note,omitempty" description:"Why some facts are missing."`
+}
+
+func (t *toolset) addFileInfo(s *server.Server) error {
+	return server.AddTool(s, server.ToolSpec{
+		Name:  "get_file_info",
+		Title: "Describe a file",
+		Description: "Describes one file, directory or symbolic link without reading it whole: type, size, permissions (such as 0644), modification time (and access and creation times where recorded), " +
+			"for a symbolic link where it points if that is inside the root, for a directory how many entries it holds, for a file its media type and, for text up to " + byteSize(t.lim.MaxReadBytes) + ", its lines and characters. " +
+			"Use it to check a file before reading it, or to learn what a binary file is.",
+		Level: security.Read,
+	}, t.fileInfo)
+}
+
+func (t *toolset) fileInfo(ctx context.Context, _ *server.Call, in GetFileInfoArgs) (FileInfo, error) {
+	rel, err := t.sb.Resolve(in.Path)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	fi, err := lstat(t.sb.Fs(), rel)
+	if err != nil {
+		return FileInfo{}, t.sb.Explain("inspect", rel, err)
+	}
+	mode := fi.Mode()
+	info := FileInfo{
+		Path:     rel,
+		Type:     entryType(mode),
+		Size:     fi.Size(),
+		Mode:     fmt.Sprintf("%04o", unixPerm(mode)),
+		Modified: fi.ModTime().UTC(),
+	}
+	info.Accessed, info.Created = fileTimes(fi)
+	switch info.Type {
+	case typeSymlink:
+		target, inside, err := linkTarget(t.sb.Fs(), rel)
+		switch {
+		case err != nil:
+			info.Note = "Where the link points could not be read."
+		case inside:
+			info.LinkTarget = target
+		default:
+			info.LinkOutside = true
+		}
+	case typeDir:
+		ents, err := t.dirEntries(ctx, rel)
+		if err != nil {
+			return FileInfo{}, err
+		}
+		n := len(ents)
+		info.Entries = &n
+	case typeOther:
+		info.Kind = specialName(mode)
+	case typeFile:
+		if err := t.describeFile(&info); err != nil {
+			return FileInfo{}, err
+		}
+	}
+	return info, nil
+}
+
+// describeFile adds what the content of the file tells: its kind and, for
+// text within the read limit, its lines and characters.
+func (t *toolset) describeFile(info *FileInfo) error {
+	f, _, err := t.sb.OpenRead(info.Path, false)
+	if err != nil {
+		var pe *security.PathError
+		if errors.As(err, &pe) && pe.Reason == security.Permission {
+			info.Note = "The file cannot be read, so its content is not described."
+			return nil
+		}
+		return err
+	}
+	defer f.Close()
+	limit := t.lim.MaxReadBytes
+	data, err := readUpTo(f, nil, min(info.Size, limit))
+	if err != nil {
+		return t.sb.Explain("read", info.Path, err)
+	}
+	kind, mime := sniff(data[:min(len(data), sniffLen)])
+	info.Kind, info.MIMEType = kind.String(), mime
+	if kind != kindText {
+		return nil
+	}
+	if info.Size > limit || int64(len(data)) > limit {
+		info.Note = fmt.Sprintf("Lines and characters are counted for text files up to %s.", byteSize(limit))
+		return nil
+	}
+	size, chars, lines := int64(len(data)), utf8.RuneCount(data), countLines(data)
+	info.Bytes, info.Chars, info.Lines = &size, &chars, &lines
+	info.InvalidUTF8 = !utf8.Valid(data)
+	return nil
+}
+
+// unixPerm returns the permission bits of mode with setuid, setgid and
+// sticky in their Unix places.
+func unixPerm(mode fs.FileMode) uint32 {
+	p := uint32(mode.Perm())
+	if mode&fs.ModeSetuid != 0 {
+		p |= 0o4000
+	}
+	if mode&fs.ModeSetgid != 0 {
+		p |= 0o2000
+	}
+	if mode&fs.ModeSticky != 0 {
+		p |= 0o1000
+	}
+	return p
+}

@@ -1,0 +1,19 @@
+package fs
+
+import (
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+// fileTimes returns the access and creation (birth) times of fi, where
+// the file system gives them.
+func fileTimes(fi fs.FileInfo) (accessed, created *time.Time) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st == nil {
+		return nil, nil
+	}
+	a := time.Unix(st.Atimespec.Unix()).UTC()
+	c := time.Unix(st.Birthtimespec.Unix()).UTC()
+	return &a, &c
+}

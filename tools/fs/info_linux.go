@@ -1,0 +1,18 @@
+package fs
+
+import (
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+// fileTimes returns the access time of fi, where the file system gives
+// one; Linux's stat has no creation time.
+func fileTimes(fi fs.FileInfo) (accessed, created *time.Time) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st == nil {
+		return nil, nil
+	}
+	a := time.Unix(st.Atim.Unix()).UTC()
+	return &a, nil
+}

@@ -1,0 +1,12 @@
+//go:build !linux && !darwin
+
+package fs
+
+import (
+	"io/fs"
+	"time"
+)
+
+// fileTimes returns no access or creation time: they are not read on this
+// system.
+func fileTimes(fs.FileInfo) (accessed, created *time.Time) { return nil, nil }

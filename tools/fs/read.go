@@ -1,0 +1,523 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// readChunk is the size of one read while scanning a file.
+const readChunk = 64 << 10
+
+// ReadFileArgs are the arguments of read_file.
+type ReadFileArgs struct {
+	Path   string `json:"path" chars:"path" minLength:"1" description:"The file to read, relative to the root, such as src/main.go."`
+	Offset int    `json:"offset,omitempty" minimum:"1" description:"The first line to return, counting from 1 (default 1). With limit, pages through a long file."`
+	Limit  int    `json:"limit,omitempty" minimum:"1" description:"The most lines to return from offset on (default: to the end, within the read limit)."`
+	Head   int    `json:"head,omitempty" minimum:"1" description:"Return only the first head lines. Not with tail, offset or limit."`
+	Tail   int    `json:"tail,omitempty" minimum:"1" description:"Return only the last tail lines. Not with head, offset or limit."`
+}
+
+// Validate refuses head and tail together, and either of them with offset
+// or limit.
+func (a *ReadFileArgs) Validate() error {
+	switch {
+	case a.Head > 0 && a.Tail > 0:
+		return errors.New("head and tail cannot be combined; use head for the start of the file, tail for its end, or offset and limit for lines in between")
+	case (a.Head > 0 || a.Tail > 0) && (a.Offset > 0 || a.Limit > 0):
+		which := "head"
+		if a.Tail > 0 {
+			which = "tail"
+		}
+		return fmt.Errorf("%s cannot be combined with offset or limit; use %s alone, or offset and limit alone", which, which)
+	}
+	return nil
+}
+
+// ReadFileResult is the result of read_file. The text, or the image or
+// audio, is sent as content; the other fields as structured content.
+type ReadFileResult struct {
+	Path          string `json:"path" description:"The file, relative to the root."`
+	Kind          string `json:"kind" description:"text, image or audio."`
+	MIMEType      string `json:"mime_type,omitempty" description:"The media type of an image or audio file."`
+	Size          int64  `json:"size" description:"The size of the file in bytes."`
+	TotalLines    *int   `json:"total_lines,omitempty" description:"The number of lines in the file. Absent for images and audio, and when reading stopped before the end (head, or tail of a file larger than the read limit)."`
+	FromLine      int    `json:"from_line,omitempty" description:"The first line returned, counting from 1. Absent when no line was returned or when line numbers are unknown (tail of a file larger than the read limit)."`
+	ToLine        int    `json:"to_line,omitempty" description:"The last line returned."`
+	Lines         int    `json:"lines,omitempty" description:"How many lines the text holds."`
+	Truncated     bool   `json:"truncated" description:"True when the text stops short of the lines asked for because of the read limit; note says how to read on."`
+	InvalidUTF8   bool   `json:"invalid_utf8" description:"True when the text was not valid UTF-8; every invalid byte was replaced with U+FFFD."`
+	ReplacedBytes int    `json:"replaced_bytes,omitempty" description:"How many invalid bytes were replaced with U+FFFD."`
+	Note          string `json:"note,omitempty" description:"What the text is, when it is not the whole file, and how to read more."`
+
+	// Text is the text read, sent as content only.
+	Text string `json:"-"`
+	// Data is the image or audio, sent as content only.
+	Data []byte `json:"-"`
+}
+
+// Content returns the text and, if there is one, the note; or the image or
+// audio with a line that describes it.
+func (r ReadFileResult) Content() []server.Content {
+	switch r.Kind {
+	case kindImage.String():
+		return []server.Content{server.ImageContent(r.Data, r.MIMEType), server.TextContent(r.Note)}
+	case kindAudio.String():
+		return []server.Content{server.AudioContent(r.Data, r.MIMEType), server.TextContent(r.Note)}
+	}
+	var c []server.Content
+	if r.Text != "" {
+		c = append(c, server.TextContent(r.Text))
+	}
+	if r.Note != "" || len(c) == 0 {
+		c = append(c, server.TextContent(r.Note))
+	}
+	return c
+}
+
+// lineRange selects the lines of a text file to return.
+type lineRange struct {
+	from, to int  // 1-based and inclusive; to 0 means to the end
+	tail     int  // the last tail lines instead, when > 0
+	head     bool // head was asked for: stop reading at to
+}
+
+// rangeOf returns the lines the arguments ask for.
+func rangeOf(a ReadFileArgs) lineRange {
+	switch {
+	case a.Head > 0:
+		return lineRange{from: 1, to: a.Head, head: true}
+	case a.Tail > 0:
+		return lineRange{from: 1, tail: a.Tail}
+	}
+	r := lineRange{from: max(a.Offset, 1)}
+	if a.Limit > 0 {
+		r.to = r.from + a.Limit - 1
+	}
+	return r
+}
+
+// whole reports whether r asks for the whole file.
+func (r lineRange) whole() bool { return r.from == 1 && r.to == 0 && r.tail == 0 }
+
+func (t *toolset) addReadFile(s *server.Server) error {
+	return server.AddTool(s, server.ToolSpec{
+		Name:  "read_file",
+		Title: "Read a file",
+		Description: "Reads one file and returns its text exactly as stored, line endings included; or, for a PNG, JPEG, GIF or WebP image or a WAV, MP3, Ogg or FLAC sound, the image or audio itself. " +
+			"Returns at most " + byteSize(t.lim.MaxReadBytes) + " at a time: for longer files use offset and limit to page through the lines, head for the first lines or tail for the last ones (tail does not read the whole file). " +
+			"Other binary files are refused (get_file_info describes them). Bytes that are not valid UTF-8 are replaced with U+FFFD and flagged. " +
+			"To read several files at once use read_multiple_files; to find text in many files use grep.",
+		Level: security.Read,
+	}, func(ctx context.Context, _ *server.Call, in ReadFileArgs) (ReadFileResult, error) {
+		rel, err := t.sb.Resolve(in.Path)
+		if err != nil {
+			return ReadFileResult{}, err
+		}
+		return t.readFile(ctx, rel, rangeOf(in), t.lim.MaxReadBytes)
+	})
+}
+
+// readFile reads the file rel as read_file does, returning at most budget
+// bytes of text (cut at a line end) or an image or sound of at most budget
+// bytes.
+func (t *toolset) readFile(ctx context.Context, rel string, lr lineRange, budget int64) (ReadFileResult, error) {
+	f, fi, err := t.sb.OpenRead(rel, false)
+	if err != nil {
+		return ReadFileResult{}, err
+	}
+	defer f.Close()
+	size := fi.Size()
+	res := ReadFileResult{Path: rel, Size: size}
+
+	// A small file is read whole here; a larger one in chunks below.
+	head := make([]byte, min(sniffLen, max(size+1, 512)))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return res, t.sb.Explain("read", rel, err)
+	}
+	head = head[:n]
+	kind, mime := sniff(head)
+	switch kind {
+	case kindBinary:
+		return res, fmt.Errorf("%s is a binary file (%s); read_file returns text, images and audio only; get_file_info describes it",
+			quote(rel), byteSize(size))
+	case kindImage, kindAudio:
+		if !lr.whole() {
+			return res, fmt.Errorf("%s is %s (%s); offset, limit, head and tail apply to text only, so leave them out to get the whole file",
+				quote(rel), article(kind), mime)
+		}
+		if size > budget {
+			return res, &tooLargeError{fmt.Sprintf("%s is %s of %s, more than the %s read_file returns at a time; get_file_info describes it",
+				quote(rel), article(kind), byteSize(size), byteSize(budget))}
+		}
+		data, err := readUpTo(f, head, budget)
+		if err != nil {
+			return res, t.sb.Explain("read", rel, err)
+		}
+		if int64(len(data)) > budget {
+			return res, fmt.Errorf("%s grew past %s while it was being read; try again", quote(rel), byteSize(budget))
+		}
+		res.Kind, res.MIMEType, res.Data, res.Size = kind.String(), mime, data, int64(len(data))
+		res.Note = fmt.Sprintf("%s: %s, %s.", rel, mime, byteSize(res.Size))
+		return res, nil
+	}
+
+	var tr textRead
+	if lr.tail > 0 && size > budget {
+		tr, err = tailBackward(ctx, f, size, lr.tail, budget)
+	} else {
+		r := io.MultiReader(bytes.NewReader(head), f)
+		from, to := lr.from, lr.to
+		if lr.tail > 0 {
+			to = 0
+		}
+		tr, err = scanForward(ctx, r, from, to, budget, lr.head, size)
+		if err == nil && lr.tail > 0 {
+			tr = tr.last(lr.tail)
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		return res, t.sb.Explain("read", rel, err)
+	}
+	if tr.total >= 0 && lr.from > tr.total && lr.from > 1 {
+		if tr.total == 0 {
+			return res, fmt.Errorf("offset %d is past the end of %s, which is empty; leave offset out", lr.from, quote(rel))
+		}
+		return res, fmt.Errorf("offset %d is past the end of %s, which has %s; use an offset from 1 to %d",
+			lr.from, quote(rel), plural(tr.total, "line", "lines"), tr.total)
+	}
+	res.Kind = kindText.String()
+	res.Text, res.ReplacedBytes = validUTF8(tr.text)
+	res.InvalidUTF8 = res.ReplacedBytes > 0
+	res.FromLine, res.ToLine, res.Lines, res.Truncated = tr.from, tr.to, tr.lines, tr.truncated
+	if tr.total >= 0 {
+		total := tr.total
+		res.TotalLines = &total
+	}
+	res.Note = tr.note(rel, size, budget)
+	if res.InvalidUTF8 {
+		res.Note = strings.TrimSpace(res.Note + " " + plural(res.ReplacedBytes, "byte that is", "bytes that are") +
+			" not valid UTF-8 became U+FFFD, so writing this text back would change the file.")
+	}
+	return res, nil
+}
+
+// tooLargeError is the error for an image or sound larger than what a read
+// may return.
+type tooLargeError struct{ msg string }
+
+func (e *tooLargeError) Error() string { return e.msg }
+
+// article returns "an image" or "a sound file" for a media kind.
+func article(k fileKind) string {
+	if k == kindImage {
+		return "an image"
+	}
+	return "a sound file"
+}
+
+// readUpTo returns head followed by what is left of r, reading at most one
+// byte more than budget in all so that the caller can tell it was more.
+func readUpTo(r io.Reader, head []byte, budget int64) ([]byte, error) {
+	rest, err := io.ReadAll(io.LimitReader(r, budget-int64(len(head))+1))
+	if err != nil {
+		return nil, err
+	}
+	return append(head, rest...), nil
+}
+
+// textRead is the text taken from a file and what is known about it.
+type textRead struct {
+	text      []byte
+	from, to  int  // the lines in text, 1-based; 0 when none or unknown
+	lines     int  // how many lines (or parts of a line) text holds
+	total     int  // lines in the file; -1 when not read to the end
+	truncated bool // stopped short of the lines asked for, for the budget
+	partial   bool // text is the start (or, for tail, the end) of one line longer than the budget
+}
+
+// countLines returns how many lines b holds: its line feeds, plus one for
+// a last line without one.
+func countLines(b []byte) int {
+	n := bytes.Count(b, []byte{'\n'})
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// scanForward reads r from its start and keeps lines from..to (to 0: to the
+// end), at most budget bytes of them. Unless stopAtTo is set, it reads on
+// to the end to count the lines; sizeHint sizes the buffer.
+func scanForward(ctx context.Context, r io.Reader, from, to int, budget int64, stopAtTo bool, sizeHint int64) (textRead, error) {
+	tr := textRead{total: -1}
+	out := make([]byte, 0, max(0, min(sizeHint, budget)))
+	buf := make([]byte, min(readChunk, max(sizeHint+1, 512)))
+	line := 1 // the line the next byte belongs to
+	done, overflow, eof := false, false, false
+	newlines, last, any := 0, byte(0), false
+	for !eof {
+		if err := ctx.Err(); err != nil {
+			return tr, err
+		}
+		n, err := io.ReadFull(r, buf)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			eof, err = true, nil
+		}
+		if err != nil {
+			return tr, err
+		}
+		chunk := buf[:n]
+		if n > 0 {
+			newlines += bytes.Count(chunk, []byte{'\n'})
+			last, any = chunk[n-1], true
+		}
+		for len(chunk) > 0 && !done {
+			if line < from {
+				if c := bytes.Count(chunk, []byte{'\n'}); line+c < from {
+					line += c
+					break
+				}
+				i := bytes.IndexByte(chunk, '\n')
+				chunk = chunk[i+1:]
+				line++
+				continue
+			}
+			end, complete := len(chunk), false
+			if to > 0 {
+				need, pos := to-line+1, 0
+				for need > 0 {
+					i := bytes.IndexByte(chunk[pos:], '\n')
+					if i < 0 {
+						break
+					}
+					pos += i + 1
+					need--
+				}
+				if need == 0 {
+					end, complete = pos, true
+				}
+			}
+			piece := chunk[:end]
+			if room := budget - int64(len(out)); int64(len(piece)) > room {
+				out = append(out, piece[:room]...)
+				overflow, done = true, true
+				break
+			}
+			out = append(out, piece...)
+			line += bytes.Count(piece, []byte{'\n'})
+			chunk = chunk[end:]
+			done = complete
+		}
+		if done && stopAtTo {
+			break
+		}
+	}
+	if eof {
+		tr.total = newlines
+		if any && last != '\n' {
+			tr.total++
+		}
+	}
+	if overflow {
+		tr.truncated = true
+		if cut := bytes.LastIndexByte(out, '\n') + 1; cut > 0 {
+			out = out[:cut]
+		} else {
+			out = out[:runeStart(out, len(out))]
+			tr.partial = true
+		}
+	}
+	tr.text = out
+	tr.lines = countLines(out)
+	if tr.lines > 0 {
+		tr.from, tr.to = from, from+tr.lines-1
+	}
+	return tr, nil
+}
+
+// last returns the last n lines of tr, which holds a whole file.
+func (tr textRead) last(n int) textRead {
+	text := tr.text
+	end := len(text)
+	if end > 0 && text[end-1] == '\n' {
+		end--
+	}
+	start, count := 0, 0
+	for pos := end; len(text) > 0; {
+		i := bytes.LastIndexByte(text[:pos], '\n')
+		count++
+		if i < 0 || count == n {
+			start = i + 1
+			break
+		}
+		pos = i
+	}
+	tr.text = text[start:]
+	tr.lines = count
+	tr.from, tr.to = 0, 0
+	if count > 0 {
+		tr.from, tr.to = tr.total-count+1, tr.total
+	}
+	return tr
+}
+
+// tailBackward returns the last n lines of a file of size bytes, larger
+// than budget, reading backwards from its end in chunks so that only what
+// it returns is read. It returns as many whole lines as fit in budget;
+// the line numbers stay unknown.
+func tailBackward(ctx context.Context, f io.ReaderAt, size int64, n int, budget int64) (textRead, error) {
+	tr := textRead{total: -1}
+	searchEnd := size
+	var lastByte [1]byte
+	if _, err := f.ReadAt(lastByte[:], size-1); err != nil && err != io.EOF {
+		return tr, err
+	}
+	if lastByte[0] == '\n' {
+		searchEnd-- // the last line feed ends the last line; it starts none
+	}
+	// A line may start at floor, so look from the byte before it.
+	floor := max(0, size-budget)
+	scanFloor := max(0, floor-1)
+	buf := make([]byte, readChunk)
+	found, start, earliest := 0, int64(-1), int64(-1)
+	for pos := searchEnd; pos > scanFloor && start < 0; {
+		if err := ctx.Err(); err != nil {
+			return tr, err
+		}
+		lo := max(scanFloor, pos-int64(len(buf)))
+		chunk := buf[:pos-lo]
+		if _, err := f.ReadAt(chunk, lo); err != nil && err != io.EOF {
+			return tr, err
+		}
+		for j := len(chunk); ; {
+			i := bytes.LastIndexByte(chunk[:j], '\n')
+			if i < 0 {
+				break
+			}
+			found++
+			earliest = lo + int64(i)
+			if found == n {
+				start = earliest + 1
+				break
+			}
+			j = i
+		}
+		pos = lo
+	}
+	switch {
+	case start >= 0:
+	case floor == 0:
+		start = 0
+	case earliest >= 0:
+		start, tr.truncated = earliest+1, true
+	default:
+		start, tr.truncated, tr.partial = floor, true, true
+	}
+	data := make([]byte, size-start)
+	if _, err := f.ReadAt(data, start); err != nil && err != io.EOF {
+		return tr, err
+	}
+	if tr.partial {
+		// Do not start inside a character.
+		for i := 0; i < utf8.UTFMax-1 && i < len(data) && !utf8.RuneStart(data[i]); i++ {
+			data = data[1:]
+		}
+	}
+	tr.text, tr.lines = data, countLines(data)
+	return tr, nil
+}
+
+// runeStart returns the largest i <= end at which b[:i] does not end
+// inside a character: end itself, or the start of a character that
+// b[:end] holds only the beginning of.
+func runeStart(b []byte, end int) int {
+	if end == 0 {
+		return 0
+	}
+	s := end - 1
+	for s > 0 && s > end-utf8.UTFMax && !utf8.RuneStart(b[s]) {
+		s--
+	}
+	if !utf8.FullRune(b[s:end]) {
+		return s
+	}
+	return end
+}
+
+// validUTF8 returns b as a string with every byte that is not part of a
+// valid UTF-8 sequence replaced with U+FFFD, and how many were replaced.
+func validUTF8(b []byte) (string, int) {
+	if utf8.Valid(b) {
+		return string(b), 0
+	}
+	var sb strings.Builder
+	sb.Grow(len(b) + 16)
+	bad := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			sb.WriteRune(utf8.RuneError)
+			bad++
+		} else {
+			sb.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return sb.String(), bad
+}
+
+// note says what tr is when it is not simply the whole file, and how to
+// read on.
+func (tr textRead) note(rel string, size int64, budget int64) string {
+	limit := byteSize(budget)
+	switch {
+	case size == 0 && tr.lines == 0:
+		return rel + " is empty."
+	case tr.partial && tr.from == 0:
+		return fmt.Sprintf("The last line of %s is longer than the %s read_file returns at a time; this is its end.", rel, limit)
+	case tr.partial:
+		return fmt.Sprintf("Line %d of %s is longer than the %s read_file returns at a time; this is its start. Call read_file with offset=%d to read on after it.",
+			tr.from, rel, limit, tr.from+1)
+	case tr.from == 0 && tr.lines > 0:
+		s := fmt.Sprintf("The last %s of %s (%s in all; lines not counted in a file this long).", plural(tr.lines, "line", "lines"), rel, byteSize(size))
+		if tr.truncated {
+			s += fmt.Sprintf(" Only these fit in the %s read_file returns at a time.", limit)
+		}
+		return s
+	case tr.lines == 0:
+		return ""
+	}
+	of := ""
+	if tr.total >= 0 {
+		of = " of " + strconv.Itoa(tr.total)
+	}
+	span := fmt.Sprintf("Lines %d-%d%s of %s.", tr.from, tr.to, of, rel)
+	if tr.from == tr.to {
+		span = fmt.Sprintf("Line %d%s of %s.", tr.from, of, rel)
+	}
+	switch {
+	case tr.truncated:
+		return fmt.Sprintf("%s Stopped at line %d because read_file returns at most %s at a time; call read_file with offset=%d to read on.",
+			span, tr.to, limit, tr.to+1)
+	case tr.total >= 0 && tr.to < tr.total:
+		return fmt.Sprintf("%s Call read_file with offset=%d to read on.", span, tr.to+1)
+	case tr.total < 0:
+		return fmt.Sprintf("%s The file is %s; call read_file with offset=%d to read on.", span, byteSize(size), tr.to+1)
+	case tr.from > 1:
+		return span
+	}
+	return "" // the whole file
+}

@@ -1,0 +1,49 @@
+package fs
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// toolset holds what every file tool works with.
+type toolset struct {
+	sb  *security.Sandbox
+	lim security.Limits
+}
+
+// Register adds the file tools to s, all working inside sb: first those
+// that only read (read_file, read_multiple_files, list_directory,
+// directory_tree, search_files, grep, get_file_info,
+// list_allowed_directories), then those that write (write_file,
+// edit_file, create_directory, copy_file, move_file), then delete_file.
+// The server lists and runs only the tools its level allows.
+func Register(s *server.Server, sb *security.Sandbox) error {
+	if s == nil || sb == nil {
+		return errors.New("fs.Register needs a server and a sandbox")
+	}
+	t := &toolset{sb: sb, lim: sb.Limits()}
+	for _, add := range []func(*server.Server) error{
+		t.addReadFile,
+		t.addReadMultiple,
+		t.addListDirectory,
+		t.addDirectoryTree,
+		t.addSearchFiles,
+		t.addGrep,
+		t.addFileInfo,
+		t.addListAllowed,
+		t.addWriteFile,
+		t.addEditFile,
+		t.addCreateDirectory,
+		t.addCopyFile,
+		t.addMoveFile,
+		t.addDeleteFile,
+	} {
+		if err := add(s); err != nil {
+			return fmt.Errorf("fs: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package fs
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// progressEvery is how many entries a walk visits between progress
+// notifications.
+const progressEvery = 1000
+
+// SearchFilesArgs are the arguments of search_files.
+type SearchFilesArgs struct {
+	Path    string   `json:"path" chars:"path" default:"." description:"The directory to search below, relative to the root; \".\" is the root."`
+	Pattern string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob matched against each path relative to path: * any characters but '/', ? one character, [abc] or [a-z] one of a set, {go,md} either word, ** any number of directories. A pattern without '/' matches names at any depth: *.go finds Go files everywhere; src/**/*_test.go only under src."`
+	Exclude []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to skip, with what they hold, such as node_modules or .git; same rules as pattern."`
+}
+
+// SearchFilesResult is the result of search_files.
+type SearchFilesResult struct {
+	Path      string   `json:"path" description:"The directory searched, relative to the root."`
+	Pattern   string   `json:"pattern" description:"The pattern."`
+	Matches   []string `json:"matches" description:"The matching paths, relative to the root, in sorted order; directories end in \"/\"."`
+	Total     int      `json:"total" description:"How many entries match, shown or not."`
+	Truncated bool     `json:"truncated" description:"True when more entries match than are shown."`
+	Note      string   `json:"note,omitempty" description:"What was left out."`
+}
+
+// Content returns the matches one a line, then a summary.
+func (r SearchFilesResult) Content() []server.Content {
+	var sb strings.Builder
+	for _, m := range r.Matches {
+		sb.WriteString(m)
+		sb.WriteByte('\n')
+	}
+	if r.Total == 0 {
+		fmt.Fprintf(&sb, "Nothing below %s matches %s.\n", quote(r.Path), quote(r.Pattern))
+	} else {
+		fmt.Fprintf(&sb, "%s.\n", plural(r.Total, "match", "matches"))
+	}
+	if r.Note != "" {
+		sb.WriteString(r.Note + "\n")
+	}
+	return []server.Content{server.TextContent(sb.String())}
+}
+
+func (t *toolset) addSearchFiles(s *server.Server) error {
+	return server.AddTool(s, server.ToolSpec{
+		Name:  "search_files",
+		Title: "Find files by name",
+		Description: "Finds files and directories below path whose path matches a glob pattern: *.go finds Go files at any depth, src/**/*_test.go only under src, *.{png,jpg} either kind. " +
+			"Returns root-relative paths in sorted order, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. Symbolic links are not followed. " +
+			"It matches names only; to search inside files use grep.",
+		Level: security.Read,
+	}, t.searchFiles)
+}
+
+func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchFilesArgs) (SearchFilesResult, error) {
+	rel, err := t.sb.Resolve(in.Path)
+	if err != nil {
+		return SearchFilesResult{}, err
+	}
+	g, err := newPathGlob(in.Pattern)
+	if err != nil {
+		return SearchFilesResult{}, fmt.Errorf("%w; wildcards are * ? [abc] {a,b} and **", err)
+	}
+	exclude, err := compileGlobs(in.Exclude, "exclude")
+	if err != nil {
+		return SearchFilesResult{}, err
+	}
+	res := SearchFilesResult{Path: rel, Pattern: in.Pattern, Matches: []string{}}
+	limit := t.lim.MaxResults
+	visited, unreadable := 0, 0
+	err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
+		if err != nil {
+			unreadable++
+			return nil
+		}
+		if visited++; visited%progressEvery == 0 {
+			progress(call, visited, fmt.Sprintf("searched %d entries, %d matches", visited, res.Total))
+		}
+		if skip, err := skipExcluded(exclude, sub, d); skip {
+			return err
+		}
+		if g.match(sub) {
+			res.Total++
+			if len(res.Matches) < limit {
+				if d.IsDir() {
+					p += "/"
+				}
+				res.Matches = append(res.Matches, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return SearchFilesResult{}, err
+	}
+	var notes []string
+	if res.Total > len(res.Matches) {
+		res.Truncated = true
+		notes = append(notes, fmt.Sprintf("Showing the first %d of %d matches; narrow the search with a more precise pattern, exclude, or a subdirectory as path.",
+			len(res.Matches), res.Total))
+	}
+	if unreadable > 0 {
+		notes = append(notes, plural(unreadable, "directory", "directories")+" could not be read and were skipped.")
+	}
+	res.Note = strings.Join(notes, " ")
+	return res, nil
+}
+
+// progress reports progress through call, if there is one.
+func progress(call *server.Call, n int, msg string) {
+	if call != nil {
+		call.Progress(float64(n), 0, msg)
+	}
+}

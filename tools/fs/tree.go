@@ -1,0 +1,208 @@
+package fs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+)
+
+// DirectoryTreeArgs are the arguments of directory_tree.
+type DirectoryTreeArgs struct {
+	Path    string   `json:"path" chars:"path" default:"." description:"The directory at the top of the tree, relative to the root; \".\" is the root."`
+	Depth   int      `json:"depth" default:"3" minimum:"1" maximum:"100" description:"How many levels below path to show; 1 shows only its entries. Capped at the server's limit."`
+	Exclude []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to leave out, with what they hold, such as node_modules or **/*.log; matched against the path relative to path, or the name alone for a pattern without '/'."`
+}
+
+// DirectoryTreeResult is the result of directory_tree. The tree is sent as
+// indented text; the counts as structured content.
+type DirectoryTreeResult struct {
+	Path      string `json:"path" description:"The directory at the top, relative to the root."`
+	Depth     int    `json:"depth" description:"The depth shown."`
+	Entries   int    `json:"entries" description:"How many entries the tree shows."`
+	Dirs      int    `json:"dirs" description:"How many of them are directories."`
+	Files     int    `json:"files" description:"How many of them are files."`
+	Symlinks  int    `json:"symlinks,omitempty" description:"How many of them are symbolic links (shown, not followed)."`
+	Truncated bool   `json:"truncated" description:"True when the tree was cut at the entry limit."`
+	Note      string `json:"note,omitempty" description:"What was left out and how to see it."`
+
+	// Tree is the tree as indented text, sent as content only.
+	Tree string `json:"-"`
+}
+
+// Content returns the tree and the note.
+func (r DirectoryTreeResult) Content() []server.Content {
+	s := r.Tree
+	if r.Note != "" {
+		s += r.Note + "\n"
+	}
+	return []server.Content{server.TextContent(s)}
+}
+
+// treeNode is one entry of a tree being built.
+type treeNode struct {
+	name     string
+	typ      string
+	link     string // for a symbolic link: " -> target"
+	children []*treeNode
+	more     int  // entries left out for the entry limit
+	unread   bool // could not be read
+	cut      bool // not read for the entry limit
+}
+
+func (t *toolset) addDirectoryTree(s *server.Server) error {
+	return server.AddTool(s, server.ToolSpec{
+		Name:  "directory_tree",
+		Title: "Show a directory tree",
+		Description: fmt.Sprintf("Shows the directories and files below path as a compact indented tree, two spaces a level: directories end in \"/\", symbolic links in \"@\" with their target (shown, never followed). "+
+			"depth sets how many levels (default 3, at most %d); exclude leaves out entries by glob, such as node_modules or .git. "+
+			"Shows at most %d entries, level by level, so that a cut tree still shows the top levels. "+
+			"Use it to get the layout of a project; use list_directory for details of one directory and search_files to find files by name.", t.lim.MaxDepth, t.lim.MaxListEntries),
+		Level: security.Read,
+	}, t.directoryTree)
+}
+
+func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in DirectoryTreeArgs) (DirectoryTreeResult, error) {
+	rel, err := t.sb.Resolve(in.Path)
+	if err != nil {
+		return DirectoryTreeResult{}, err
+	}
+	exclude, err := compileGlobs(in.Exclude, "exclude")
+	if err != nil {
+		return DirectoryTreeResult{}, err
+	}
+	depth := in.Depth
+	var notes []string
+	if depth > t.lim.MaxDepth {
+		depth = t.lim.MaxDepth
+		notes = append(notes, fmt.Sprintf("depth %d is more than the limit, so %d levels are shown", in.Depth, depth))
+	}
+	res := DirectoryTreeResult{Path: rel, Depth: depth}
+
+	// Read level by level, so that the entry limit cuts the deepest
+	// levels first.
+	type pending struct {
+		n     *treeNode
+		rel   string
+		sub   string
+		level int
+	}
+	root := &treeNode{name: rel, typ: typeDir}
+	queue := []pending{{root, rel, "", 1}}
+	limit := t.lim.MaxListEntries
+	for qi := 0; qi < len(queue); qi++ {
+		p := queue[qi]
+		if res.Entries >= limit {
+			p.n.cut = true
+			continue
+		}
+		ents, err := t.dirEntries(ctx, p.rel)
+		if err != nil {
+			if p.n == root || ctx.Err() != nil {
+				return DirectoryTreeResult{}, err
+			}
+			p.n.unread = true
+			continue
+		}
+		for _, d := range ents {
+			sub := d.Name()
+			if p.sub != "" {
+				sub = p.sub + "/" + sub
+			}
+			if matchAny(exclude, sub) {
+				continue
+			}
+			if res.Entries >= limit {
+				p.n.more++
+				res.Truncated = true
+				continue
+			}
+			child := &treeNode{name: d.Name(), typ: entryType(d.Type())}
+			p.n.children = append(p.n.children, child)
+			res.Entries++
+			switch child.typ {
+			case typeDir:
+				res.Dirs++
+				if p.level < depth {
+					queue = append(queue, pending{child, joinRel(p.rel, d.Name()), sub, p.level + 1})
+				}
+			case typeFile:
+				res.Files++
+			case typeSymlink:
+				res.Symlinks++
+				child.link = t.linkArrow(joinRel(p.rel, d.Name()))
+			}
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString(rel)
+	sb.WriteString("/\n")
+	writeTree(&sb, root, 1)
+	res.Tree = sb.String()
+	if res.Truncated || hasCut(root) {
+		res.Truncated = true
+		notes = append(notes, fmt.Sprintf("the tree stops at %d entries (\"…\" marks what is left out); narrow it with a smaller depth, exclude patterns, or a subdirectory as path", limit))
+	}
+	if len(notes) > 0 {
+		res.Note = "Note: " + strings.Join(notes, "; ") + "."
+	}
+	return res, nil
+}
+
+// linkArrow returns " -> target" for the symbolic link rel, with the
+// target root-relative, or a phrase when it points outside the root.
+func (t *toolset) linkArrow(rel string) string {
+	target, inside, err := linkTarget(t.sb.Fs(), rel)
+	switch {
+	case err != nil:
+		return ""
+	case !inside:
+		return " -> (outside the root)"
+	}
+	return " -> " + target
+}
+
+// writeTree writes the children of n, indented two spaces a level.
+func writeTree(sb *strings.Builder, n *treeNode, level int) {
+	indent := strings.Repeat("  ", level)
+	for _, c := range n.children {
+		sb.WriteString(indent)
+		sb.WriteString(c.name)
+		switch c.typ {
+		case typeDir:
+			sb.WriteByte('/')
+		case typeSymlink:
+			sb.WriteByte('@')
+			sb.WriteString(c.link)
+		case typeOther:
+			sb.WriteByte('|')
+		}
+		switch {
+		case c.unread:
+			sb.WriteString(" (cannot be read)")
+		case c.cut:
+			sb.WriteString(" …")
+		}
+		sb.WriteByte('\n')
+		writeTree(sb, c, level+1)
+	}
+	if n.more > 0 {
+		fmt.Fprintf(sb, "%s… %s\n", indent, plural(n.more, "more entry", "more entries"))
+	}
+}
+
+// hasCut reports whether any directory of the tree was left unread for
+// the entry limit.
+func hasCut(n *treeNode) bool {
+	if n.cut || n.more > 0 {
+		return true
+	}
+	for _, c := range n.children {
+		if hasCut(c) {
+			return true
+		}
+	}
+	return false
+}
