@@ -11,8 +11,10 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/stdiotools/toolserver/i18n"
+	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 	"github.com/stdiotools/toolserver/tools/calc"
+	"github.com/stdiotools/toolserver/tools/fs"
 )
 
 // build checks the configuration and returns a server with every tool
@@ -45,6 +47,11 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--lang: %w", err)
 	}
+	rootFs, err := security.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("--root %q cannot be opened: %w", cfg.root, err)
+	}
+	sandbox := security.NewSandbox(rootFs, security.SandboxOptions{HostRoot: root, Lang: lang})
 	srv := server.New(server.Options{
 		Lang:            lang,
 		Version:         version(),
@@ -57,9 +64,18 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, error) {
 		ConfirmWrites:   cfg.confirmWrites,
 		MaxCalls:        cfg.maxCalls,
 		CallsPerSecond:  cfg.callsPerSecond,
+		Roots: func(ctx context.Context, paths []string) {
+			if ignored := sandbox.RestrictHost(paths); len(ignored) > 0 {
+				log.Warn().Strs("ignored", ignored).Strs("allowed", sandbox.Allowed()).
+					Msg("client roots outside --root were ignored; roots can only narrow the root")
+			}
+		},
 	})
 	if err := calc.Register(srv); err != nil {
 		return nil, fmt.Errorf("register the calculator: %w", err)
+	}
+	if err := fs.Register(srv, sandbox); err != nil {
+		return nil, fmt.Errorf("register the file tools: %w", err)
 	}
 	return srv, nil
 }
