@@ -11,7 +11,9 @@ import (
 // instead.
 type rootFile struct {
 	f    *os.File
-	name string // root-relative, as given to RootFs
+	name string   // root-relative, as given to RootFs
+	root *os.Root // the root it was opened in, for entries' Info
+	dir  *dirReader
 }
 
 // err rewrites an *fs.PathError from the underlying file to name the file
@@ -78,13 +80,6 @@ func (f *rootFile) Readdir(count int) ([]os.FileInfo, error) {
 func (f *rootFile) Readdirnames(n int) ([]string, error) {
 	names, err := f.f.Readdirnames(n)
 	return names, f.err(err)
-}
-
-// ReadDir describes up to n entries of the directory; it makes rootFile
-// an fs.ReadDirFile.
-func (f *rootFile) ReadDir(n int) ([]fs.DirEntry, error) {
-	des, err := f.f.ReadDir(n)
-	return des, f.err(err)
 }
 
 // Stat describes the open file.

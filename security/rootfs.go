@@ -95,7 +95,7 @@ func (r *RootFs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, 
 	if err != nil {
 		return nil, err
 	}
-	return &rootFile{f: f, name: name}, nil
+	return &rootFile{f: f, name: name, root: r.root}, nil
 }
 
 // Remove removes the named file or empty directory. A symbolic link is
