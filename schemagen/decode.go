@@ -38,6 +38,10 @@ func (s *Schema) Decode(args json.RawMessage, dst any) (Report, error) {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != s.typ {
 		return Report{}, fmt.Errorf("schemagen: Decode: dst must be a non-nil *%s, got %T", s.typ, dst)
 	}
+	validator, err := s.compiled()
+	if err != nil {
+		return Report{}, fmt.Errorf("schemagen: Decode: compile the schema of %s: %w", s.typ, err)
+	}
 	obj, p := parseArgs(args)
 	if p != nil {
 		return Report{}, &Errors{Problems: []Problem{*p}}
@@ -45,7 +49,7 @@ func (s *Schema) Decode(args json.RawMessage, dst any) (Report, error) {
 	var report Report
 	c := checker{input: s.input, root: s.root, report: &report}
 	c.walk(s.root, obj, make(path, 0, 8))
-	c.validate(s.validator, s.root, obj, nil)
+	c.validate(validator, s.root, obj, nil)
 	report.sortCoercions(c.keys)
 	if len(c.problems) > 0 {
 		return report, newErrors(c.problems)

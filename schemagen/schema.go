@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync"
 
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -11,11 +12,14 @@ import (
 // Schema is the generated JSON Schema of one Go struct type plus its
 // compiled validator. It is immutable and safe for concurrent use.
 type Schema struct {
-	typ       reflect.Type // the struct type
-	input     bool
-	root      *node
-	doc       json.RawMessage
-	validator *santhosh.Schema
+	typ   reflect.Type // the struct type
+	input bool
+	root  *node
+	doc   json.RawMessage
+
+	once       sync.Once
+	validator  *santhosh.Schema
+	compileErr error
 }
 
 // For builds the input Schema of T (generic convenience over New).
@@ -81,14 +85,31 @@ func build(t reflect.Type, input bool, fn string) (*Schema, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	validator, err := compile(doc)
-	if err != nil {
-		return nil, wrap(err)
+	s := &Schema{typ: st, input: input, root: root, doc: doc}
+	if input {
+		// Arguments are validated on every call: compile now, so that a
+		// definition the validator refuses fails registration.
+		if s.validator, err = compile(doc); err != nil {
+			return nil, wrap(err)
+		}
 	}
 	if err := checkDefaults(root); err != nil {
 		return nil, wrap(err)
 	}
-	return &Schema{typ: st, input: input, root: root, doc: doc, validator: validator}, nil
+	return s, nil
+}
+
+// compiled returns the validator, compiling it on first use for an output
+// schema. Output schemas are published, not checked against on every
+// call, and compiling them would double the cost of registering a tool,
+// which every start of the server pays.
+func (s *Schema) compiled() (*santhosh.Schema, error) {
+	s.once.Do(func() {
+		if s.validator == nil {
+			s.validator, s.compileErr = compile(s.doc)
+		}
+	})
+	return s.validator, s.compileErr
 }
 
 // JSON returns the schema document as compact JSON. It is built once; every

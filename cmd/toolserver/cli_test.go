@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // runCLI runs the command in-process and returns its exit code and output.
@@ -176,5 +178,47 @@ func TestSignalsLetCallsInFlightFinishAndExitZero(t *testing.T) {
 				t.Fatal("did not exit after the signal")
 			}
 		})
+	}
+}
+
+// TestEveryPublishedSchemaCompiles compiles the input and output schema of
+// every tool the binary serves with a JSON Schema 2020-12 validator. Output
+// schemas are not compiled at registration (they are published, not
+// enforced per call), so this is where a bad one would show.
+func TestEveryPublishedSchemaCompiles(t *testing.T) {
+	code, stdout, stderr := runCLI("tools", "--root", ".", "--allow-admin")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var tools []struct {
+		Name         string          `json:"name"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &tools); err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) < 15 {
+		t.Fatalf("only %d tools", len(tools))
+	}
+	for _, tl := range tools {
+		for kind, doc := range map[string]json.RawMessage{"input": tl.InputSchema, "output": tl.OutputSchema} {
+			if doc == nil {
+				t.Errorf("%s has no %s schema", tl.Name, kind)
+				continue
+			}
+			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+			if err != nil {
+				t.Fatalf("%s %s: %v", tl.Name, kind, err)
+			}
+			c := jsonschema.NewCompiler()
+			url := "mem:///" + tl.Name + "/" + kind + ".json"
+			if err := c.AddResource(url, v); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Compile(url); err != nil {
+				t.Errorf("%s %s schema does not compile: %v", tl.Name, kind, err)
+			}
+		}
 	}
 }
