@@ -70,11 +70,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "toolserver:", err)
 		return exitUsage
 	}
-	srv, err := build(cfg, log)
+	srv, closeRoot, err := build(cfg, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "toolserver:", err)
 		return exitUsage
 	}
+	defer closeRoot()
 	switch cmd {
 	case "tools":
 		return listTools(srv, stdout, stderr)

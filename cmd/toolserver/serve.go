@@ -18,44 +18,49 @@ import (
 )
 
 // build checks the configuration and returns a server with every tool
-// registered.
-func build(cfg *config, log zerolog.Logger) (*server.Server, error) {
+// registered, and the function that closes the root when the server is
+// done with it.
+func build(cfg *config, log zerolog.Logger) (*server.Server, func() error, error) {
 	if cfg.root == "" {
-		return nil, fmt.Errorf("--root is required: the folder the tools may work in")
+		return nil, nil, fmt.Errorf("--root is required: the folder the tools may work in")
 	}
 	root, err := filepath.Abs(cfg.root)
 	if err != nil {
-		return nil, fmt.Errorf("--root %q: %w", cfg.root, err)
+		return nil, nil, fmt.Errorf("--root %q: %w", cfg.root, err)
 	}
 	st, err := os.Stat(root)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("--root %q cannot be used: %w", cfg.root, err)
+		return nil, nil, fmt.Errorf("--root %q cannot be used: %w", cfg.root, err)
 	case !st.IsDir():
-		return nil, fmt.Errorf("--root %q is not a directory", cfg.root)
+		return nil, nil, fmt.Errorf("--root %q is not a directory", cfg.root)
 	}
 	if cfg.maxMessageBytes < 1024 {
-		return nil, fmt.Errorf("--max-message-bytes %d is too small; use at least 1024", cfg.maxMessageBytes)
+		return nil, nil, fmt.Errorf("--max-message-bytes %d is too small; use at least 1024", cfg.maxMessageBytes)
 	}
 	if cfg.maxCalls < 0 || cfg.callsPerSecond < 0 {
-		return nil, fmt.Errorf("--max-calls and --calls-per-second must not be negative")
+		return nil, nil, fmt.Errorf("--max-calls and --calls-per-second must not be negative")
 	}
 	if cfg.maxInFlight < 1 {
-		return nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
+		return nil, nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
 	}
 	lang, err := i18n.Parse(cfg.lang)
 	if err != nil {
-		return nil, fmt.Errorf("--lang: %w", err)
+		return nil, nil, fmt.Errorf("--lang: %w", err)
 	}
 	rootFs, err := security.OpenRoot(root)
 	if err != nil {
-		return nil, fmt.Errorf("--root %q cannot be opened: %w", cfg.root, err)
+		return nil, nil, fmt.Errorf("--root %q cannot be opened: %w", cfg.root, err)
+	}
+	fail := func(err error) (*server.Server, func() error, error) {
+		rootFs.Close()
+		return nil, nil, err
 	}
 	sandbox := security.NewSandbox(rootFs, security.SandboxOptions{HostRoot: root, Lang: lang})
 	srv := server.New(server.Options{
 		Lang:            lang,
 		Version:         version(),
-		Instructions:    instructions(filepath.Base(root)),
+		Instructions:    instructions(filepath.Base(root), cfg),
 		Logger:          log,
 		MaxMessageBytes: cfg.maxMessageBytes,
 		MaxInFlight:     cfg.maxInFlight,
@@ -72,21 +77,28 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, error) {
 		},
 	})
 	if err := calc.Register(srv); err != nil {
-		return nil, fmt.Errorf("register the calculator: %w", err)
+		return fail(fmt.Errorf("register the calculator: %w", err))
 	}
 	if err := fs.Register(srv, sandbox); err != nil {
-		return nil, fmt.Errorf("register the file tools: %w", err)
+		return fail(fmt.Errorf("register the file tools: %w", err))
 	}
-	return srv, nil
+	return srv, rootFs.Close, nil
 }
 
 // instructions tell the model, in the initialize result, what the server
 // is for and which rules it enforces. Only the root's own name is shown:
 // the host path above it is none of the model's business.
-func instructions(rootName string) string {
-	return fmt.Sprintf("toolserver offers exact arithmetic (calc) and tools that work on files inside one folder, the root (%q). "+
+func instructions(rootName string, cfg *config) string {
+	text := fmt.Sprintf("toolserver offers exact arithmetic (calc) and tools that work on files inside one folder, the root (%q). "+
 		"Give paths relative to the root; nothing outside it can be read or changed. "+
 		"When a call fails, the error says which argument to fix and how.", rootName)
+	switch {
+	case cfg.readOnly:
+		text += " This server is read-only: files can be read and searched, not changed."
+	case cfg.confirmWrites:
+		text += " The user confirms every change before it is made; a declined change is not an error to retry."
+	}
+	return text
 }
 
 // serve speaks MCP on stdin and stdout until stdin closes or a signal
