@@ -26,6 +26,7 @@ const (
 	msgTooLong
 	msgNameTooLong
 	msgNotAllowed
+	msgNoRoots
 	msgLinkOutside
 	msgLinkAbsolute
 	msgLinkTarget
@@ -88,6 +89,9 @@ var catalog = [...]struct{ en, zh string }{
 	msgNotAllowed: {
 		`path {path} is outside the folders the client allowed; use a path under {1}`,
 		`路径 {path} 不在客户端允许的文件夹内；请使用 {1} 下的路径`},
+	msgNoRoots: {
+		`path {path} cannot be used: the client's roots include no part of the root`,
+		`路径 {path} 不可用：客户端的根目录不包含本根目录的任何部分，因此任何路径都不可用`},
 	msgLinkOutside: {
 		`{1} is a symbolic link that points outside the root; it cannot be followed`,
 		`{1} 是指向根目录之外的符号链接；无法跟随`},

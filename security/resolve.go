@@ -104,7 +104,9 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 		}
 	}
 
-	if allowed := s.allowed.Load(); allowed != nil && !within(rel, *allowed) {
+	if allowed := s.allowed.Load(); allowed != nil && len(*allowed) == 0 {
+		return "", s.refuse(p, NotAllowed, msgNoRoots, "", "")
+	} else if allowed != nil && !within(rel, *allowed) {
 		return "", s.refuse(p, NotAllowed, msgNotAllowed, strings.Join(*allowed, listSep), "")
 	}
 	return rel, nil

@@ -131,11 +131,11 @@ func cleanSubtree(t string) (string, bool) {
 // path (outside the root, relative, or unusable) is dropped and returned
 // in ignored so that the caller can log it.
 //
-// If at least one host path applies, the sandbox is restricted to those.
-// If none does, including when hostPaths is empty or HostRoot is unset,
-// the whole root stays allowed: a client that lists only unrelated
-// folders does not lock the model out of the root the server was
-// configured with, and cannot widen it either.
+// The sandbox is restricted to the host paths that apply. If none does,
+// including when hostPaths is empty or HostRoot is unset, nothing is
+// allowed: client roots can only narrow the root, and the narrowest
+// reading of roots that share nothing with it is that the user opened no
+// part of it. Resolve then says so in its refusal.
 func (s *Sandbox) RestrictHost(hostPaths []string) (ignored []string) {
 	var subtrees []string
 	for _, hp := range hostPaths {
@@ -155,12 +155,17 @@ func (s *Sandbox) RestrictHost(hostPaths []string) (ignored []string) {
 		}
 		ignored = append(ignored, hp)
 	}
+	if len(subtrees) == 0 {
+		s.allowed.Store(&[]string{})
+		return ignored
+	}
 	s.setAllowed(subtrees)
 	return ignored
 }
 
 // Allowed returns the subtrees the model may use, sorted, or just "." when
-// it may use the whole root.
+// it may use the whole root; an empty list when the client's roots leave
+// nothing of it.
 func (s *Sandbox) Allowed() []string {
 	if a := s.allowed.Load(); a != nil {
 		return slices.Clone(*a)

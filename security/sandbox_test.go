@@ -137,14 +137,14 @@ func TestRestrictHost(t *testing.T) {
 		ignored  []string
 		allowed  []string
 	}{
-		{name: "no client roots keep the whole root", hostRoot: testHostRoot,
-			paths: nil, ignored: nil, allowed: []string{"."}},
+		{name: "no client roots allow nothing", hostRoot: testHostRoot,
+			paths: nil, ignored: nil, allowed: []string{}},
 		{name: "a client root inside the root narrows it", hostRoot: testHostRoot,
 			paths: []string{testHostRoot + "/docs"}, ignored: nil, allowed: []string{"docs"}},
 		{name: "a client root outside the root is ignored and the inside one applies", hostRoot: testHostRoot,
 			paths: []string{"/home/user/other", testHostRoot + "/docs"}, ignored: []string{"/home/user/other"}, allowed: []string{"docs"}},
-		{name: "only client roots outside the root keep the whole root", hostRoot: testHostRoot,
-			paths: []string{"/home/user/other", "/tmp"}, ignored: []string{"/home/user/other", "/tmp"}, allowed: []string{"."}},
+		{name: "only client roots outside the root allow nothing", hostRoot: testHostRoot,
+			paths: []string{"/home/user/other", "/tmp"}, ignored: []string{"/home/user/other", "/tmp"}, allowed: []string{}},
 		{name: "the sibling with the root as prefix is outside", hostRoot: testHostRoot,
 			paths: []string{testHostRoot + "_secret", testHostRoot + "/a"}, ignored: []string{testHostRoot + "_secret"}, allowed: []string{"a"}},
 		{name: "the root itself allows the whole root", hostRoot: testHostRoot,
@@ -156,11 +156,11 @@ func TestRestrictHost(t *testing.T) {
 		{name: "a relative client root is ignored", hostRoot: testHostRoot,
 			paths: []string{"docs", testHostRoot + "/src"}, ignored: []string{"docs"}, allowed: []string{"src"}},
 		{name: "a client root that climbs out is outside", hostRoot: testHostRoot,
-			paths: []string{testHostRoot + "/../etc"}, ignored: []string{testHostRoot + "/../etc"}, allowed: []string{"."}},
+			paths: []string{testHostRoot + "/../etc"}, ignored: []string{testHostRoot + "/../etc"}, allowed: []string{}},
 		{name: "a client root with a control character is ignored", hostRoot: testHostRoot,
-			paths: []string{testHostRoot + "/a\nb"}, ignored: []string{testHostRoot + "/a\nb"}, allowed: []string{"."}},
+			paths: []string{testHostRoot + "/a\nb"}, ignored: []string{testHostRoot + "/a\nb"}, allowed: []string{}},
 		{name: "without a host root every client root is ignored", hostRoot: "",
-			paths: []string{"/srv/root/docs"}, ignored: []string{"/srv/root/docs"}, allowed: []string{"."}},
+			paths: []string{"/srv/root/docs"}, ignored: []string{"/srv/root/docs"}, allowed: []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -174,6 +174,20 @@ func TestRestrictHost(t *testing.T) {
 				t.Errorf("Allowed() = %q, want %q", got, tt.allowed)
 			}
 		})
+	}
+}
+
+func TestRootsThatShareNothingWithTheRootAllowNothing(t *testing.T) {
+	s := NewSandbox(afero.NewMemMapFs(), SandboxOptions{HostRoot: testHostRoot})
+	s.RestrictHost([]string{"/home/user/elsewhere"})
+	_, err := s.Resolve("docs/a.txt")
+	want := `path "docs/a.txt" cannot be used: the client's roots include no part of the root`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	s.RestrictHost([]string{testHostRoot + "/docs"})
+	if _, err := s.Resolve("docs/a.txt"); err != nil {
+		t.Fatalf("a later list that includes docs must allow it again: %v", err)
 	}
 }
 

@@ -56,13 +56,14 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		for _, c := range report.Coercions {
 			s.log.Info().Str("tool", spec.Name).Str("argument", c.Path).Str("from", c.From).Str("to", c.To).
 				Msg("coerced an argument")
+			call.Log(LevelInfo, map[string]string{"event": "coerced an argument", "argument": c.Path, "from": c.From, "to": c.To})
 		}
 		if err != nil {
 			return invalidArguments(err, lang)
 		}
 		o, err := h(ctx, call, v)
 		if err != nil {
-			return s.toolError(spec.Name, err)
+			return s.toolError(call, err)
 		}
 		return structured(spec.Name, o)
 	}
@@ -125,10 +126,12 @@ func Internal(err error) error {
 }
 
 // toolError turns a handler's error into the result the model reads.
-func (s *Server) toolError(name string, err error) *CallToolResult {
+func (s *Server) toolError(call *Call, err error) *CallToolResult {
+	name := call.Tool
 	var ie *internalError
 	if errors.As(err, &ie) {
 		s.log.Error().Str("tool", name).Err(err).Msg("tool failed internally")
+		call.Log(LevelError, "the tool failed with an internal error; the details are in the server log")
 		return ErrorResult(fmt.Sprintf("The tool %s failed with an internal error; the details are in the server log.", name))
 	}
 	if errors.Is(err, context.Canceled) {

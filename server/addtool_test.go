@@ -229,3 +229,29 @@ func TestAContentProviderChoosesItsBlocks(t *testing.T) {
 		t.Fatalf("\n got  %s\n want %s", line, want)
 	}
 }
+
+func TestCoercionsAndInternalErrorsReachTheClientLog(t *testing.T) {
+	srv := New(Options{})
+	_ = AddTool(srv, ToolSpec{Name: "point", Description: "d"}, func(ctx context.Context, call *Call, in pointArgs) (pointArgs, error) {
+		if in.X == 99 {
+			return in, Internal(errors.New("disk on fire"))
+		}
+		return in, nil
+	})
+	c := serve(t, srv)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}`)
+	c.recv()
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"point","arguments":{"x":"1","y":2}}}`)
+	if got := c.recv(); got != `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"point","data":{"argument":"x","event":"coerced an argument","from":"\"1\"","to":"integer"}}}` {
+		t.Fatalf("got %s", got)
+	}
+	c.recv()
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"point","arguments":{"x":99,"y":2}}}`)
+	if got := c.recv(); !strings.Contains(got, `"level":"error"`) || strings.Contains(got, "disk on fire") {
+		t.Fatalf("got %s", got)
+	}
+	if got := c.recv(); !strings.Contains(got, "failed with an internal error") {
+		t.Fatalf("got %s", got)
+	}
+}

@@ -61,6 +61,7 @@ func (s *session) startCall(env envelope) {
 			"Invalid Request: id %s belongs to a call still in progress; use a new id for each request", shorten(env.id, 24)))
 		return
 	}
+	refused := s.limiter.admit() // counted here, in arrival order
 	s.running.Add(1)
 	go func() {
 		defer func() {
@@ -68,7 +69,7 @@ func (s *session) startCall(env envelope) {
 			<-s.slots
 			s.running.Done()
 		}()
-		s.runCall(ctx, env, fl)
+		s.runCall(ctx, env, fl, refused)
 	}()
 	if s.stream.r.Buffered() == 0 {
 		// The reader is about to block in read(2), holding its P; with one
@@ -78,8 +79,19 @@ func (s *session) startCall(env envelope) {
 	}
 }
 
+// withoutSlot runs wait, which waits for the client, with the calling
+// call's slot given back for the time being. Otherwise calls waiting for
+// the client (a confirmation, the roots) could hold every slot while the
+// reader, waiting for a slot, never reads the answers they wait for.
+func (s *session) withoutSlot(wait func()) {
+	<-s.slots
+	defer func() { s.slots <- struct{}{} }()
+	wait()
+}
+
 // runCall answers one tools/call.
-func (s *session) runCall(ctx context.Context, env envelope, fl *inflight) {
+// refused, when not empty, is why the call limits refuse it.
+func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refused string) {
 	start := time.Now()
 	forget := func() bool {
 		s.mu.Lock()
@@ -97,7 +109,7 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight) {
 	t := req.tool
 	call := &Call{Tool: t.spec.Name, ID: env.id, sess: s, token: req.token}
 	var res *CallToolResult
-	if refused := s.limiter.admit(); refused != "" {
+	if refused != "" {
 		res = ErrorResult(refused)
 	} else {
 		res = s.srv.execute(ctx, t, call, req.args)
@@ -184,6 +196,7 @@ func (s *Server) execute(ctx context.Context, t *tool, call *Call, args json.Raw
 		if r := recover(); r != nil {
 			s.log.Error().Str("tool", t.spec.Name).Interface("panic", r).Str("stack", string(debug.Stack())).
 				Msg("tool panicked")
+			call.Log(LevelError, "the tool panicked; the stack is in the server log")
 			res = ErrorResult(fmt.Sprintf(
 				"The tool %s failed with an internal error; the details are in the server log. Try again, or use another way.", t.spec.Name))
 		}

@@ -55,10 +55,13 @@ func (s *session) confirm(ctx context.Context, message string) error {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	var res elicitResult
-	err := s.call(ctx, "elicitation/create", elicitParams{
-		Message:         message,
-		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
-	}, &res)
+	var err error
+	s.withoutSlot(func() {
+		err = s.call(ctx, "elicitation/create", elicitParams{
+			Message:         message,
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+		}, &res)
+	})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return refusal(fmt.Sprintf("The user did not answer the confirmation within %s; nothing was changed.", limit))

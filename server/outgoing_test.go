@@ -215,3 +215,66 @@ func TestCallLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestCallsWaitingForTheClientDoNotBlockTheReader(t *testing.T) {
+	// One slot: a call waiting for a confirmation must not keep the
+	// reader from reading the answer, even with another call queued.
+	srv := New(Options{ConfirmWrites: true, MaxInFlight: 1})
+	confirmTool(t, srv)
+	rawTool(t, srv, ToolSpec{Name: "quick", Description: "d"}, func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
+		return &CallToolResult{Content: []Content{TextContent("quick")}}
+	})
+	c := serve(t, srv)
+	initWith(c, "2025-11-25", `{"elicitation":{}}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write"}}`)
+	req := decode(t, c.recv())
+	if req["method"] != "elicitation/create" {
+		t.Fatalf("got %v", req)
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quick"}}`)
+	id, _ := json.Marshal(req["id"])
+	c.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept"}}`)
+	got := map[string]bool{}
+	for range 2 {
+		got[decode(t, c.recv())["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)] = true
+	}
+	if !got["quick"] || !got["written"] {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestRootsThatNeverArriveAllowNothing(t *testing.T) {
+	var mu sync.Mutex
+	var got [][]string
+	srv := New(Options{MaxInFlight: 1, RootsTimeout: 20 * time.Millisecond, Roots: func(ctx context.Context, paths []string) {
+		mu.Lock()
+		got = append(got, paths)
+		mu.Unlock()
+	}})
+	rawTool(t, srv, ToolSpec{Name: "look", Description: "d"}, func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
+		return &CallToolResult{Content: []Content{TextContent("ok")}}
+	})
+	c := serve(t, srv)
+	initWith(c, "2025-11-25", `{"roots":{}}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"look"}}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"look"}}`)
+	if req := decode(t, c.recv()); req["method"] != "roots/list" {
+		t.Fatalf("got %v", req)
+	}
+	// The client never answers; the calls go on once the roots are taken
+	// to be empty, and the reader was never stuck.
+	for range 3 {
+		l := c.recv()
+		if strings.Contains(l, "notifications/cancelled") {
+			continue
+		}
+		if !strings.Contains(l, `"result"`) {
+			t.Fatalf("got %s", l)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) == 0 || got[0] != nil {
+		t.Fatalf("Roots got %v, want an empty list first", got)
+	}
+}

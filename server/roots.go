@@ -42,7 +42,9 @@ func (s *session) fetchRoots(ctx context.Context) {
 	defer cancel()
 	var res rootsResult
 	if err := s.call(ctx, "roots/list", nil, &res); err != nil {
-		s.log.Warn().Err(err).Msg("roots/list failed; keeping the roots as they were")
+		// The client said it has roots but not which: fail closed.
+		s.log.Warn().Err(err).Msg("roots/list failed; allowing no roots until the client answers")
+		s.srv.opts.Roots(ctx, nil)
 		return
 	}
 	var paths []string
@@ -59,12 +61,23 @@ func (s *session) fetchRoots(ctx context.Context) {
 }
 
 // waitRoots holds a call until the client's roots are known, so that no
-// call runs with more than the client allows. If the client does not
-// answer in time, calls go on within --root, which roots can only narrow.
+// call runs with more than the client allows. A call waiting here gives
+// back its slot: the reader must stay free to read the client's answer.
+// If no answer can come (the client never finished the handshake), the
+// roots are taken to be empty, so the call runs but may touch nothing.
 func (s *session) waitRoots(ctx context.Context) {
 	select {
 	case <-s.roots.ready:
-	case <-ctx.Done():
-	case <-time.After(s.srv.opts.RootsTimeout):
+		return
+	default:
 	}
+	s.withoutSlot(func() {
+		select {
+		case <-s.roots.ready:
+		case <-ctx.Done():
+		case <-time.After(2 * s.srv.opts.RootsTimeout):
+			s.log.Warn().Msg("no roots from the client; allowing none")
+			s.srv.opts.Roots(ctx, nil)
+		}
+	})
 }

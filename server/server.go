@@ -58,7 +58,9 @@ type Options struct {
 	// Roots, when set, receives the client's roots as host paths (its
 	// file:// URIs turned into paths) after the handshake and whenever the
 	// client reports a change. The server fetches roots only if the client
-	// declared the roots capability; calls wait for the first answer.
+	// declared the roots capability; calls wait for the first answer. If
+	// the client does not answer, Roots receives an empty list: roots
+	// only ever narrow what the server allows.
 	Roots func(ctx context.Context, paths []string)
 	// RootsTimeout bounds each roots/list request; default 10s.
 	RootsTimeout time.Duration

@@ -37,9 +37,12 @@ func (t *toolset) addListAllowed(s *server.Server) error {
 	}, func(ctx context.Context, _ *server.Call, _ ListAllowedArgs) (AllowedResult, error) {
 		dirs := t.sb.Allowed()
 		note := pathRules
-		if len(dirs) == 1 && dirs[0] == "." {
+		switch {
+		case len(dirs) == 0:
+			note = `No directory may be used: the client's roots include no part of the root. Ask the user to open a folder inside it.`
+		case len(dirs) == 1 && dirs[0] == ".":
 			note = `The whole root may be used. ` + note
-		} else {
+		default:
 			note = `Only these directories and what is below them may be used. ` + note
 		}
 		return AllowedResult{Directories: dirs, Note: note}, nil

@@ -49,7 +49,8 @@ func (t *toolset) addCopyFile(s *server.Server) error {
 			"destination is the full path of the copy; its directory must exist. An existing destination is an error unless overwrite is true, which replaces a file (never a directory). "+
 			"A directory copy takes at most %d entries and %s; symbolic links and special files inside it are skipped and listed. "+
 			"dry_run reports what would be copied.", t.lim.MaxResults, byteSize(maxCopyBytesFactor*t.lim.MaxReadBytes)),
-		Level: security.Write,
+		Level:       security.Write,
+		Destructive: true, // overwrite: true replaces the destination
 	}, t.copyFile)
 }
 

@@ -27,7 +27,7 @@ func TestToolAnnotationsMatchWhatTheToolsDo(t *testing.T) {
 	type hints struct{ readOnly, destructive, idempotent bool }
 	want := map[string]hints{
 		"write_file": {false, true, false}, "edit_file": {false, true, false}, "move_file": {false, true, false},
-		"delete_file": {false, true, false}, "create_directory": {false, false, true}, "copy_file": {false, false, false},
+		"delete_file": {false, true, false}, "create_directory": {false, false, true}, "copy_file": {false, true, false},
 	}
 	for _, tool := range e.srv.Tools() {
 		a := tool.Annotations
