@@ -121,7 +121,7 @@ func TestCallRunsOneToolThroughTheSameChecks(t *testing.T) {
 		{[]string{"calc", "expr=1/3", "precision=5"}, exitOK, `{"value":"0.33333","exact":false,"precision":5}` + "\n", ""},
 		{[]string{"calc", "expr=2", "precision:=3"}, exitOK, `{"value":"2","exact":true}` + "\n", ""},
 		{[]string{"--json", `{"expr":"7*6"}`, "calc"}, exitOK, `{"value":"42","exact":true}` + "\n", ""},
-		{[]string{"calc", "expr=1/0"}, exitToolError, "", `division by zero at column 2 in "1/0"` + "\n"},
+		{[]string{"calc", "expr=1/0"}, exitToolError, "", `division by zero at column 3 in "1/0"` + "\n"},
 		{[]string{"calc", "expr=1", "expr=2"}, exitToolError, "", `"expr" must be a string, got ["1","2"] (an array)` + "\n"},
 		{[]string{"calc", "expr=1", "precision=high"}, exitToolError, "", `"precision" must be an integer, got "high" (a string)` + "\n"},
 		{[]string{"--lang", "zh", "calc", "precision=high"}, exitToolError, "", "缺少必需参数 \"expr\"（字符串）；请添加\n\"precision\" 必须是整数，收到的是 \"high\"（字符串）\n"},

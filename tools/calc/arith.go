@@ -2,8 +2,12 @@ package calc
 
 import "math/big"
 
-// binary applies an infix operator.
-func (ev *evaluator) binary(op string, a, b number, col int) (number, *Error) {
+// binary applies an infix operator at column col. A division by zero is
+// reported at bcol, the column of the divisor, where the mistake is.
+func (ev *evaluator) binary(op string, a, b number, col, bcol int) (number, *Error) {
+	if (op == "/" || op == "%") && b.isZero() && bcol > 0 {
+		return number{}, ev.fail(bcol, "division by zero", "")
+	}
 	switch op {
 	case "+":
 		return ev.add(a, b, col)

@@ -17,6 +17,7 @@ const (
 type node struct {
 	kind nodeKind
 	col  int // column of the token that names the operation, for errors
+	rcol int // for * / %: column where the right operand starts
 	op   string
 	val  *big.Rat
 	args []*node

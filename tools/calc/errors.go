@@ -9,7 +9,7 @@ import (
 // Error is the error Eval returns for every expression it cannot evaluate.
 // Its Error method renders one sentence such as
 //
-//	division by zero at column 2 in "1/0"
+//	division by zero at column 3 in "1/0"
 type Error struct {
 	// Msg says what went wrong, as a short sentence without the location.
 	Msg string

@@ -44,9 +44,9 @@ func runErrorCases(t *testing.T, cases []errorCase) {
 
 func TestArithmeticErrors(t *testing.T) {
 	runErrorCases(t, []errorCase{
-		{"division by zero", "1/0", `division by zero at column 2 in "1/0"`, 2},
-		{"division by an expression that is zero", "1/(2-2)", `division by zero at column 2 in "1/(2-2)"`, 2},
-		{"remainder by zero", "1%0", `division by zero at column 2 in "1%0"`, 2},
+		{"division by zero points at the divisor", "1/0", `division by zero at column 3 in "1/0"`, 3},
+		{"division by an expression that is zero points at where it starts", "1/(2-2)", `division by zero at column 3 in "1/(2-2)"`, 3},
+		{"remainder by zero", "1%0", `division by zero at column 3 in "1%0"`, 3},
 		{"zero to a negative power", "0^-1", `division by zero at column 2 in "0^-1"; 0 cannot be raised to a negative power`, 2},
 		{"zero to a negative fractional power", "0^-0.5", `division by zero at column 2 in "0^-0.5"; 0 cannot be raised to a negative power`, 2},
 		{"square root of a negative number", "sqrt(-4)", `square root of a negative number at column 1 in "sqrt(-4)"`, 1},
@@ -161,7 +161,7 @@ func TestRequestErrors(t *testing.T) {
 func TestLongExpressionsAreShortenedInMessages(t *testing.T) {
 	expr := strings.Repeat("1+", 100) + "1/0" + strings.Repeat("+1", 100)
 	_, err := Eval(expr, 0, Limits{})
-	want := `division by zero at column 202 in "…+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1/0+1+1+1+1+1+1+1+1+1+1+1+1+1+1…"`
+	want := `division by zero at column 203 in "…1+1+1+1+1+1+1+1+1+1+1+1+1+1+1/0+1+1+1+1+1+1+1+1+1+1+1+1+1+1+…"`
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}

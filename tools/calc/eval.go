@@ -199,7 +199,7 @@ func (ev *evaluator) evalNode(n *node) (number, *Error) {
 		if err != nil {
 			return number{}, err
 		}
-		return ev.binary(n.op, a, b, n.col)
+		return ev.binary(n.op, a, b, n.col, n.rcol)
 	}
 	args := make([]number, len(n.args))
 	for i, a := range n.args {

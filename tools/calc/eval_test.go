@@ -223,7 +223,7 @@ func TestErrorIsTyped(t *testing.T) {
 	if !errors.As(err, &e) {
 		t.Fatalf("error %T is not *Error", err)
 	}
-	if e.Msg != "division by zero" || e.Column != 2 || e.Expr != "1/0" {
+	if e.Msg != "division by zero" || e.Column != 3 || e.Expr != "1/0" {
 		t.Errorf("got %+v", e)
 	}
 	if _, err := Eval("1+1", 0, Limits{}); err != nil {

@@ -113,11 +113,12 @@ func (p *parser) parseTerm() (*node, *Error) {
 	}
 	for p.isOp("*", "/", "%") {
 		op := p.next()
+		rcol := p.peek().col
 		right, err := p.parseUnary()
 		if err != nil {
 			return nil, err
 		}
-		left = &node{kind: nodeBinary, col: op.col, op: op.text, args: []*node{left, right}}
+		left = &node{kind: nodeBinary, col: op.col, rcol: rcol, op: op.text, args: []*node{left, right}}
 	}
 	return left, nil
 }
