@@ -131,12 +131,17 @@ func cleanSubtree(t string) (string, bool) {
 // path (outside the root, relative, or unusable) is dropped and returned
 // in ignored so that the caller can log it.
 //
-// The sandbox is restricted to the host paths that apply. If none does,
-// including when hostPaths is empty or HostRoot is unset, nothing is
-// allowed: client roots can only narrow the root, and the narrowest
-// reading of roots that share nothing with it is that the user opened no
-// part of it. Resolve then says so in its refusal.
+// The sandbox is restricted to the host paths that apply. An empty list is
+// a client with no roots to offer, which leaves the whole root allowed, as
+// before. If paths were given but none applies (or HostRoot is unset),
+// nothing is allowed: client roots can only narrow the root, and roots
+// that share nothing with it say the user opened no part of it. Resolve
+// then says so in its refusal.
 func (s *Sandbox) RestrictHost(hostPaths []string) (ignored []string) {
+	if len(hostPaths) == 0 {
+		s.setAllowed(nil)
+		return nil
+	}
 	var subtrees []string
 	for _, hp := range hostPaths {
 		if !filepath.IsAbs(hp) || s.hostRoot == "" {
@@ -162,6 +167,10 @@ func (s *Sandbox) RestrictHost(hostPaths []string) (ignored []string) {
 	s.setAllowed(subtrees)
 	return ignored
 }
+
+// Deny allows nothing until the next Restrict or RestrictHost: for a
+// client that said it has roots but did not say which.
+func (s *Sandbox) Deny() { s.allowed.Store(&[]string{}) }
 
 // Allowed returns the subtrees the model may use, sorted, or just "." when
 // it may use the whole root; an empty list when the client's roots leave

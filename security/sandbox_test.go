@@ -137,8 +137,8 @@ func TestRestrictHost(t *testing.T) {
 		ignored  []string
 		allowed  []string
 	}{
-		{name: "no client roots allow nothing", hostRoot: testHostRoot,
-			paths: nil, ignored: nil, allowed: []string{}},
+		{name: "an empty list of client roots keeps the whole root", hostRoot: testHostRoot,
+			paths: nil, ignored: nil, allowed: []string{"."}},
 		{name: "a client root inside the root narrows it", hostRoot: testHostRoot,
 			paths: []string{testHostRoot + "/docs"}, ignored: nil, allowed: []string{"docs"}},
 		{name: "a client root outside the root is ignored and the inside one applies", hostRoot: testHostRoot,
@@ -188,6 +188,13 @@ func TestRootsThatShareNothingWithTheRootAllowNothing(t *testing.T) {
 	s.RestrictHost([]string{testHostRoot + "/docs"})
 	if _, err := s.Resolve("docs/a.txt"); err != nil {
 		t.Fatalf("a later list that includes docs must allow it again: %v", err)
+	}
+	s.Deny()
+	if got := s.Allowed(); len(got) != 0 {
+		t.Fatalf("after Deny, Allowed() = %q", got)
+	}
+	if _, err := s.Resolve("docs/a.txt"); err == nil {
+		t.Fatal("Deny allowed a path")
 	}
 }
 

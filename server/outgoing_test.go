@@ -128,7 +128,7 @@ func TestConfirmIsANoOpUnlessAsked(t *testing.T) {
 func TestClientRootsAreFetchedBeforeCallsRun(t *testing.T) {
 	var mu sync.Mutex
 	var events []string
-	srv := New(Options{Roots: func(ctx context.Context, paths []string) {
+	srv := New(Options{Roots: func(ctx context.Context, paths []string, err error) {
 		mu.Lock()
 		events = append(events, "roots "+strings.Join(paths, ","))
 		mu.Unlock()
@@ -170,7 +170,7 @@ func TestClientRootsAreFetchedBeforeCallsRun(t *testing.T) {
 
 func TestNoRootsAreAskedOfAClientWithoutThem(t *testing.T) {
 	asked := false
-	srv := New(Options{Roots: func(ctx context.Context, paths []string) { asked = true }})
+	srv := New(Options{Roots: func(ctx context.Context, paths []string, err error) { asked = true }})
 	rawTool(t, srv, ToolSpec{Name: "look", Description: "d"}, func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
 		return &CallToolResult{Content: []Content{TextContent("ok")}}
 	})
@@ -245,10 +245,10 @@ func TestCallsWaitingForTheClientDoNotBlockTheReader(t *testing.T) {
 
 func TestRootsThatNeverArriveAllowNothing(t *testing.T) {
 	var mu sync.Mutex
-	var got [][]string
-	srv := New(Options{MaxInFlight: 1, RootsTimeout: 20 * time.Millisecond, Roots: func(ctx context.Context, paths []string) {
+	var got []error
+	srv := New(Options{MaxInFlight: 1, RootsTimeout: 20 * time.Millisecond, Roots: func(ctx context.Context, paths []string, err error) {
 		mu.Lock()
-		got = append(got, paths)
+		got = append(got, err)
 		mu.Unlock()
 	}})
 	rawTool(t, srv, ToolSpec{Name: "look", Description: "d"}, func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
@@ -274,7 +274,7 @@ func TestRootsThatNeverArriveAllowNothing(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) == 0 || got[0] != nil {
-		t.Fatalf("Roots got %v, want an empty list first", got)
+	if len(got) == 0 || got[0] == nil {
+		t.Fatalf("Roots got %v, want an error first", got)
 	}
 }

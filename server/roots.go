@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/url"
 	"sync"
 	"time"
@@ -44,7 +46,7 @@ func (s *session) fetchRoots(ctx context.Context) {
 	if err := s.call(ctx, "roots/list", nil, &res); err != nil {
 		// The client said it has roots but not which: fail closed.
 		s.log.Warn().Err(err).Msg("roots/list failed; allowing no roots until the client answers")
-		s.srv.opts.Roots(ctx, nil)
+		s.srv.opts.Roots(ctx, nil, fmt.Errorf("roots/list: %w", err))
 		return
 	}
 	var paths []string
@@ -57,7 +59,7 @@ func (s *session) fetchRoots(ctx context.Context) {
 		paths = append(paths, u.Path)
 	}
 	s.log.Info().Strs("roots", paths).Msg("client roots")
-	s.srv.opts.Roots(ctx, paths)
+	s.srv.opts.Roots(ctx, paths, nil)
 }
 
 // waitRoots holds a call until the client's roots are known, so that no
@@ -77,7 +79,7 @@ func (s *session) waitRoots(ctx context.Context) {
 		case <-ctx.Done():
 		case <-time.After(2 * s.srv.opts.RootsTimeout):
 			s.log.Warn().Msg("no roots from the client; allowing none")
-			s.srv.opts.Roots(ctx, nil)
+			s.srv.opts.Roots(ctx, nil, errors.New("the client did not send its roots in time"))
 		}
 	})
 }

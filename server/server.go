@@ -59,9 +59,9 @@ type Options struct {
 	// file:// URIs turned into paths) after the handshake and whenever the
 	// client reports a change. The server fetches roots only if the client
 	// declared the roots capability; calls wait for the first answer. If
-	// the client does not answer, Roots receives an empty list: roots
-	// only ever narrow what the server allows.
-	Roots func(ctx context.Context, paths []string)
+	// the client does not answer, Roots receives the error instead, and
+	// should allow nothing: roots only ever narrow what the server allows.
+	Roots func(ctx context.Context, paths []string, err error)
 	// RootsTimeout bounds each roots/list request; default 10s.
 	RootsTimeout time.Duration
 	// ConfirmTimeout is how long [Call.Confirm] waits for the user's

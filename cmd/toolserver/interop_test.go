@@ -80,6 +80,18 @@ func TestInteropWithTheOfficialGoSDK(t *testing.T) {
 				t.Fatalf("error text:\n got  %q\n want %q", text, want)
 			}
 
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "notes/todo.txt", "head": 1}})
+			if err != nil || res.IsError {
+				t.Fatalf("read_file: %v %+v", err, res)
+			}
+			if text := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(text, "buy milk\n") {
+				t.Fatalf("read_file text: %q", text)
+			}
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "../secret"}})
+			if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "leaves the root") {
+				t.Fatalf("an escape should be an error result: %v %+v", err, res)
+			}
+
 			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope", Arguments: map[string]any{}})
 			if err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
 				t.Fatalf("unknown tool should be a protocol error naming it: %v", err)

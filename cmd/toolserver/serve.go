@@ -69,7 +69,12 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, func() error, error
 		ConfirmWrites:   cfg.confirmWrites,
 		MaxCalls:        cfg.maxCalls,
 		CallsPerSecond:  cfg.callsPerSecond,
-		Roots: func(ctx context.Context, paths []string) {
+		Roots: func(ctx context.Context, paths []string, err error) {
+			if err != nil {
+				sandbox.Deny()
+				log.Warn().Err(err).Msg("the client has roots but did not say which; no path may be used until it does")
+				return
+			}
 			if ignored := sandbox.RestrictHost(paths); len(ignored) > 0 {
 				log.Warn().Strs("ignored", ignored).Strs("allowed", sandbox.Allowed()).
 					Msg("client roots outside --root were ignored; roots can only narrow the root")

@@ -10,8 +10,9 @@ import (
 
 // TestTranscripts replays every testdata/transcripts/*.txt against the real
 // binary. In a transcript, "> " lines are sent to the server's stdin and
-// "< " lines are the exact lines expected on its stdout, in order; "#"
-// lines are comments, and a "# flags:" comment adds command-line flags.
+// "< " lines are the exact lines expected on its stdout, in order ("<^ "
+// lines only the start of one, for answers too long to keep by heart);
+// "#" lines are comments, and a "# flags:" comment adds command-line flags.
 // After the last line, stdin is closed: the server must exit 0 and write
 // nothing more.
 func TestTranscripts(t *testing.T) {
@@ -42,16 +43,22 @@ func runTranscript(t *testing.T, file string) {
 		case strings.HasPrefix(line, "# flags:"):
 			args = append(args, strings.Fields(strings.TrimPrefix(line, "# flags:"))...)
 		case line == "" || strings.HasPrefix(line, "#"):
-		case strings.HasPrefix(line, "> ") || strings.HasPrefix(line, "< "):
+		case strings.HasPrefix(line, "> ") || strings.HasPrefix(line, "< ") || strings.HasPrefix(line, "<^ "):
 			steps = append(steps, line)
 		default:
-			t.Fatalf("%s:%d: a line must start with \"> \", \"< \" or \"#\"", file, n)
+			t.Fatalf("%s:%d: a line must start with \"> \", \"< \", \"<^ \" or \"#\"", file, n)
 		}
 	}
 	p := start(t, args...)
 	for _, s := range steps {
 		if strings.HasPrefix(s, "> ") {
 			p.send(s[2:])
+			continue
+		}
+		if prefix, ok := strings.CutPrefix(s, "<^ "); ok {
+			if got := p.recv(); !strings.HasPrefix(got, prefix) {
+				t.Fatalf("\n got       %s\n want start %s", got, prefix)
+			}
 			continue
 		}
 		if got, want := p.recv(), s[2:]; got != want {

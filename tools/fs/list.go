@@ -15,9 +15,10 @@ import (
 
 // ListDirectoryArgs are the arguments of list_directory.
 type ListDirectoryArgs struct {
-	Path  string `json:"path" chars:"path" default:"." description:"The directory to list, relative to the root; \".\" is the root."`
-	Sizes bool   `json:"sizes,omitempty" description:"Also give each file's size in bytes, and the total."`
-	Sort  string `json:"sort" enum:"name,size,modified" default:"name" description:"The order: name (A to Z), size (largest first) or modified (newest first)."`
+	Path   string `json:"path" chars:"path" default:"." description:"The directory to list, relative to the root; \".\" is the root."`
+	Sizes  bool   `json:"sizes,omitempty" description:"Also give each file's size in bytes, and the total."`
+	Sort   string `json:"sort" enum:"name,size,modified" default:"name" description:"The order: name (A to Z), size (largest first) or modified (newest first)."`
+	Offset int    `json:"offset,omitempty" minimum:"0" description:"How many entries, in that order, to skip: to see the rest of a directory longer than one listing, pass the offset the previous listing's note gives."`
 }
 
 // ListEntry is one entry of a directory.
@@ -161,12 +162,17 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	if in.Sizes {
 		res.Bytes = &total
 	}
-	shown := all[:min(len(all), t.lim.MaxListEntries)]
+	start := min(in.Offset, len(all))
+	shown := all[start:min(len(all), start+t.lim.MaxListEntries)]
 	res.Entries = append(res.Entries, shown...)
-	if len(all) > len(shown) {
+	if rest := len(all) - start - len(shown); rest > 0 {
 		res.Truncated = true
-		res.Note = fmt.Sprintf("Showing the first %d of %d entries (sorted by %s); %d more are not shown: narrow with search_files and a pattern, or list a subdirectory.",
-			len(shown), len(all), in.Sort, len(all)-len(shown))
+		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s); %d more: call list_directory again with offset=%d, or narrow with search_files.",
+			start+1, start+len(shown), len(all), in.Sort, rest, start+len(shown))
+	} else if in.Offset >= len(all) && in.Offset > 0 {
+		res.Note = fmt.Sprintf("offset %d is past the last of the %d entries; nothing more to show.", in.Offset, len(all))
+	} else if start > 0 {
+		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s), the last ones.", min(start+1, len(all)), len(all), len(all), in.Sort)
 	}
 	return res, nil
 }

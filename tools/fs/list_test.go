@@ -96,7 +96,21 @@ func TestListDirectoryCapsTheEntries(t *testing.T) {
 		if len(got.Entries) != 3 || got.Total != 5 || got.Files != 5 || !got.Truncated {
 			t.Errorf("got %+v", got)
 		}
-		wantContains(t, text(res), "f0\nf1\nf2\n", "Showing the first 3 of 5 entries (sorted by name); 2 more are not shown: narrow with search_files")
+		wantContains(t, text(res), "f0\nf1\nf2\n", "Showing entries 1 to 3 of 5 (sorted by name); 2 more: call list_directory again with offset=3")
+		// The note's offset gets the rest.
+		res = e.ok(t, "list_directory", `{"path":"many","offset":3}`)
+		var rest ListDirectoryResult
+		structured(t, res, &rest)
+		if len(rest.Entries) != 2 || rest.Entries[0].Name != "f3" || rest.Truncated {
+			t.Errorf("rest: %+v", rest)
+		}
+		wantContains(t, text(res), "f3\nf4\n", "Showing entries 4 to 5 of 5 (sorted by name), the last ones.")
+		res = e.ok(t, "list_directory", `{"path":"many","offset":99}`)
+		structured(t, res, &rest)
+		if len(rest.Entries) != 0 {
+			t.Errorf("past the end: %+v", rest)
+		}
+		wantContains(t, text(res), "offset 99 is past the last of the 5 entries")
 	})
 }
 
