@@ -363,7 +363,7 @@ func expandBraces(p string) ([]string, error) {
 func expand(whole, p string, off int) ([]string, error) {
 	out := []string{""}
 	for i := 0; i < len(p); {
-		open, stray := braceStart(p, i), braceStray(p, i)
+		open, stray := braceIndex(p, i, '{'), braceIndex(p, i, '}')
 		if stray >= 0 && (open < 0 || stray < open) {
 			return nil, badPattern(whole, off+stray, "'}'", "has no '{' before it; write [}] for a literal '}'")
 		}
@@ -405,9 +405,9 @@ func expand(whole, p string, off int) ([]string, error) {
 // span is a part p[from:to] of a pattern.
 type span struct{ from, to int }
 
-// braceStart returns the index of the first '{' at or after i that is not
-// escaped or inside a character class, or -1.
-func braceStart(p string, i int) int {
+// braceIndex returns the index of the first brace c ('{' or '}') at or
+// after i that is not escaped or inside a character class, or -1.
+func braceIndex(p string, i int, c byte) int {
 	for i < len(p) {
 		switch p[i] {
 		case '\\':
@@ -416,26 +416,7 @@ func braceStart(p string, i int) int {
 		case '[':
 			i = classEnd(p, i)
 			continue
-		case '{':
-			return i
-		}
-		i++
-	}
-	return -1
-}
-
-// braceStray returns the index of the first '}' at or after i that is not
-// escaped or inside a character class, or -1.
-func braceStray(p string, i int) int {
-	for i < len(p) {
-		switch p[i] {
-		case '\\':
-			i += 2
-			continue
-		case '[':
-			i = classEnd(p, i)
-			continue
-		case '}':
+		case c:
 			return i
 		}
 		i++
