@@ -285,7 +285,7 @@ func firstNonSpace(b []byte) int {
 // without decoding the values. Names are compared exactly, unlike
 // encoding/json's case-insensitive field matching.
 func objectMembers(obj []byte) []member {
-	var out []member
+	out := make([]member, 0, 8) // a request has at most six members we read
 	i := firstNonSpace(obj) + 1 // past '{'
 	for {
 		i = skipSpace(obj, i)
