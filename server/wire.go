@@ -90,6 +90,18 @@ func marshalNoEscape(v any) ([]byte, error) {
 // the result itself rather than through encoding/json, so that a large text
 // is escaped once, straight into the line, and never re-scanned.
 func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte, error) {
+	if b == nil {
+		// One allocation for the usual case: text escapes little, and
+		// base64 adds a third.
+		size := 128 + len(id)
+		for _, c := range res.Content {
+			size += len(c.text) + len(c.text)/16 + len(c.data)*4/3 + 64
+		}
+		if raw, ok := res.StructuredContent.(json.RawMessage); ok {
+			size += len(raw)
+		}
+		b = make([]byte, 0, size)
+	}
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":{"content":[`...)
