@@ -61,7 +61,10 @@ func (s *session) startCall(env envelope) {
 			"Invalid Request: id %s belongs to a call still in progress; use a new id for each request", shorten(env.id, 24)))
 		return
 	}
-	refused := s.limiter.admit() // counted here, in arrival order
+	refused := s.guard.observe(env.params) // in arrival order, here in the reader
+	if refused == "" {
+		refused = s.limiter.admit()
+	}
 	s.running.Add(1)
 	go func() {
 		defer func() {
@@ -91,44 +94,85 @@ func (s *session) withoutSlot(wait func()) {
 
 // runCall answers one tools/call.
 // refused, when not empty, is why the call limits refuse it.
+//
+// The call runs under its tool's timeout. When the time is up the model
+// gets its answer at once, even from a tool that ignores its context; the
+// late result, if one comes, is dropped.
 func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refused string) {
 	start := time.Now()
-	forget := func() bool {
-		s.mu.Lock()
-		delete(s.inflight, env.key)
-		s.mu.Unlock()
-		return fl.cancelled
-	}
 	req, perr := s.srv.resolve(env.params)
 	if perr != nil {
-		forget()
+		s.forget(env, fl)
 		s.writeError(env.id, perr.code, perr.message)
 		return
 	}
 	s.waitRoots(ctx)
 	t := req.tool
 	call := &Call{Tool: t.spec.Name, ID: env.id, sess: s, token: req.token}
-	var res *CallToolResult
 	if refused != "" {
-		res = ErrorResult(refused)
-	} else {
-		res = s.srv.execute(ctx, t, call, req.args)
+		s.answer(env, fl, call, ErrorResult(refused), start)
+		return
 	}
+	limit := s.srv.timeout(t)
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	var once sync.Once
+	stop := context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			once.Do(func() {
+				s.log.Warn().RawJSON("id", env.id).Str("tool", t.spec.Name).Dur("limit", limit).Msg("call timed out")
+				s.answer(env, fl, call, timeoutResult(t.spec.Name, limit), start)
+			})
+		}
+	})
+	res := s.srv.execute(ctx, t, call, req.args)
+	stop()
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		res = timeoutResult(t.spec.Name, limit) // whatever the tool made of its deadline
+	}
+	once.Do(func() { s.answer(env, fl, call, res, start) })
+}
+
+// forget removes a call from the calls in flight and reports whether the
+// client cancelled it.
+func (s *session) forget(env envelope, fl *inflight) bool {
+	s.mu.Lock()
+	delete(s.inflight, env.key)
+	s.mu.Unlock()
+	return fl.cancelled
+}
+
+// answer sends a call's result, unless the client cancelled the call.
+func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolResult, start time.Time) {
 	call.finish()
-	if forget() {
-		s.log.Info().RawJSON("id", env.id).Str("tool", t.spec.Name).Dur("took", time.Since(start)).
+	if s.forget(env, fl) {
+		s.log.Info().RawJSON("id", env.id).Str("tool", call.Tool).Dur("took", time.Since(start)).
 			Msg("call cancelled; no response sent")
 		return
 	}
 	b, err := appendCallResult(nil, env.id, res)
 	if err != nil {
-		s.log.Error().Err(err).Str("tool", t.spec.Name).Msg("cannot encode the tool's result")
+		s.log.Error().Err(err).Str("tool", call.Tool).Msg("cannot encode the tool's result")
 		b, _ = appendCallResult(nil, env.id, ErrorResult(fmt.Sprintf(
-			"The result of %s could not be encoded as JSON; this is a bug in the tool, and the details are in the server log.", t.spec.Name)))
+			"The result of %s could not be encoded as JSON; this is a bug in the tool, and the details are in the server log.", call.Tool)))
 	}
 	_ = s.stream.writeLine(b)
-	s.log.Info().RawJSON("id", env.id).Str("tool", t.spec.Name).Bool("is_error", res.IsError).
+	s.log.Info().RawJSON("id", env.id).Str("tool", call.Tool).Bool("is_error", res.IsError).
 		Dur("took", time.Since(start)).Msg("call")
+}
+
+// timeout returns how long a call of t may run.
+func (s *Server) timeout(t *tool) time.Duration {
+	if t.spec.Timeout > 0 {
+		return t.spec.Timeout
+	}
+	return s.opts.ToolTimeout
+}
+
+// timeoutResult is what the model reads about a call that ran out of time.
+func timeoutResult(name string, limit time.Duration) *CallToolResult {
+	return ErrorResult(fmt.Sprintf("The call to %s did not finish within %s and was stopped; "+
+		"nothing more will come of it. Try a smaller request, such as a narrower path or fewer files.", name, limit))
 }
 
 // resolve checks the params of a tools/call and finds the tool. Its
@@ -224,7 +268,13 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	if werr != nil {
 		return nil, errors.New(werr.message)
 	}
-	return s.execute(ctx, req.tool, &Call{Tool: name, confirmless: !s.opts.ConfirmWrites}, req.args), nil
+	ctx, cancel := context.WithTimeout(ctx, s.timeout(req.tool))
+	defer cancel()
+	res := s.execute(ctx, req.tool, &Call{Tool: name, confirmless: !s.opts.ConfirmWrites}, req.args)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return timeoutResult(name, s.timeout(req.tool)), nil
+	}
+	return res, nil
 }
 
 // finish marks the call answered: progress reported after this point is

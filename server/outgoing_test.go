@@ -189,7 +189,7 @@ func TestNoRootsAreAskedOfAClientWithoutThem(t *testing.T) {
 
 func TestCallLimits(t *testing.T) {
 	now := time.Unix(0, 0)
-	srv := New(Options{MaxCalls: 5, CallsPerSecond: 2, Now: func() time.Time { return now }})
+	srv := New(Options{MaxCalls: 5, CallsPerSecond: 2, MaxRepeats: -1, Now: func() time.Time { return now }})
 	rawTool(t, srv, ToolSpec{Name: "look", Description: "d"}, func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
 		return &CallToolResult{Content: []Content{TextContent("ok")}}
 	})

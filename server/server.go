@@ -53,6 +53,14 @@ type Options struct {
 	// CallsPerSecond limits the rate of tool calls in a session, allowing
 	// bursts of up to one second's worth; 0 means no limit.
 	CallsPerSecond float64
+	// ToolTimeout bounds each tool call whose [ToolSpec] sets no Timeout;
+	// default 30s. A call that runs out of time is answered with an error
+	// result at once.
+	ToolTimeout time.Duration
+	// MaxRepeats is how many identical tool calls (same tool, same
+	// arguments in canonical form) a session may make back to back before
+	// the next one is refused as a loop; default 4, negative for no limit.
+	MaxRepeats int
 	// Now is the clock of the rate limit; default time.Now. Tests set it.
 	Now func() time.Time
 	// Roots, when set, receives the client's roots as host paths (its
@@ -113,6 +121,12 @@ func New(opts Options) *Server {
 	}
 	if opts.Lang == "" {
 		opts.Lang = schemagen.English
+	}
+	if opts.ToolTimeout <= 0 {
+		opts.ToolTimeout = 30 * time.Second
+	}
+	if opts.MaxRepeats == 0 {
+		opts.MaxRepeats = defaultMaxRepeats
 	}
 	if opts.RootsTimeout <= 0 {
 		opts.RootsTimeout = defaultRootsTimeout

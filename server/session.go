@@ -30,6 +30,7 @@ type session struct {
 
 	roots   roots
 	limiter *callLimiter
+	guard   loopGuard // used by the reader only
 
 	initialized atomic.Bool
 	clientLevel atomic.Int32 // lowest level sent as notifications/message; -1 none
@@ -60,6 +61,7 @@ func newSession(ctx context.Context, srv *Server, stream *stream) *session {
 	}
 	s.roots.ready = make(chan struct{})
 	s.limiter = newCallLimiter(&srv.opts)
+	s.guard.max = srv.opts.MaxRepeats
 	s.clientLevel.Store(-1)
 	return s
 }

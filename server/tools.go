@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stdiotools/toolserver/security"
 )
@@ -36,6 +37,8 @@ type ToolSpec struct {
 	// OpenWorld marks a tool that reaches outside the server's own
 	// sandbox (the network, other processes).
 	OpenWorld bool
+	// Timeout bounds one call; 0 means [Options.ToolTimeout].
+	Timeout time.Duration
 }
 
 // ToolAnnotations are the hints MCP clients read to decide how carefully to

@@ -55,6 +55,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--root", ".", "--max-inflight", "0"}, `--max-inflight 0 must be at least 1`},
 		{[]string{"--root", ".", "--max-message-bytes", "10"}, `--max-message-bytes 10 is too small`},
 		{[]string{"--bogus"}, `flag provided but not defined: -bogus`},
+		{[]string{"--root", ".", "--tool-timeout", "0s"}, `--tool-timeout 0s must be positive`},
+		{[]string{"--root", ".", "--max-repeats", "0"}, `--max-repeats 0 must be at least 1, or -1 for no limit`},
 		{[]string{"--root", ".", "--max-calls", "-1"}, `--max-calls and --calls-per-second must not be negative`},
 		{[]string{"--root", ".", "--lang", "fr"}, `--lang: unsupported language "fr"; use "en" or "zh"`},
 		{[]string{"call", "--root", "."}, `name the tool to run`},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"time"
 
 	"github.com/stdiotools/toolserver/server"
 )
@@ -21,6 +22,8 @@ type config struct {
 	confirmWrites   bool
 	maxCalls        int
 	callsPerSecond  float64
+	toolTimeout     time.Duration
+	maxRepeats      int
 	version         bool
 	jsonArgs        string // call only
 }
@@ -40,6 +43,8 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.BoolVar(&cfg.confirmWrites, "confirm-writes", false, "ask the user (MCP elicitation) before every change; clients without elicitation get a refusal")
 	fs.IntVar(&cfg.maxCalls, "max-calls", 0, "tool calls one session may make (0: no limit)")
 	fs.Float64Var(&cfg.callsPerSecond, "calls-per-second", 0, "rate limit for tool calls, with bursts of one second's worth (0: no limit)")
+	fs.DurationVar(&cfg.toolTimeout, "tool-timeout", 30*time.Second, "longest a tool call may run before the model is told it ran out of time")
+	fs.IntVar(&cfg.maxRepeats, "max-repeats", 4, "identical tool calls allowed back to back before the next is refused as a loop (-1: no limit)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	if cmd == "call" {
 		fs.StringVar(&cfg.jsonArgs, "json", "", `the arguments as one JSON object, e.g. '{"expr":"1/3"}' (instead of key=value)`)

@@ -38,6 +38,12 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, func() error, error
 	if cfg.maxMessageBytes < 1024 {
 		return nil, nil, fmt.Errorf("--max-message-bytes %d is too small; use at least 1024", cfg.maxMessageBytes)
 	}
+	if cfg.toolTimeout <= 0 {
+		return nil, nil, fmt.Errorf("--tool-timeout %v must be positive", cfg.toolTimeout)
+	}
+	if cfg.maxRepeats == 0 || cfg.maxRepeats < -1 {
+		return nil, nil, fmt.Errorf("--max-repeats %d must be at least 1, or -1 for no limit", cfg.maxRepeats)
+	}
 	if cfg.maxCalls < 0 || cfg.callsPerSecond < 0 {
 		return nil, nil, fmt.Errorf("--max-calls and --calls-per-second must not be negative")
 	}
@@ -69,6 +75,8 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, func() error, error
 		ConfirmWrites:   cfg.confirmWrites,
 		MaxCalls:        cfg.maxCalls,
 		CallsPerSecond:  cfg.callsPerSecond,
+		ToolTimeout:     cfg.toolTimeout,
+		MaxRepeats:      cfg.maxRepeats,
 		Roots: func(ctx context.Context, paths []string, err error) {
 			if err != nil {
 				sandbox.Deny()
