@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/stdiotools/toolserver/schemagen"
 )
@@ -61,11 +62,22 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		if err != nil {
 			return invalidArguments(err, lang)
 		}
-		o, err := h(ctx, call, v)
+		start := time.Now()
+		o, tries, err := retry(ctx, attempts(spec), s.sleep, func() (Out, error) { return h(ctx, call, v) })
+		var res *CallToolResult
 		if err != nil {
-			return s.toolError(call, err)
+			res = s.toolError(call, err)
+		} else {
+			res = structured(spec.Name, o)
 		}
-		return structured(spec.Name, o)
+		if tries > 1 {
+			s.log.Info().Str("tool", spec.Name).Int("attempts", tries).Dur("took", time.Since(start)).Msg("retried a transient failure")
+			if res.Meta == nil {
+				res.Meta = map[string]any{}
+			}
+			res.Meta[MetaExecution] = map[string]any{"attempts": tries, "ms": time.Since(start).Milliseconds()}
+		}
+		return res
 	}
 	return s.tools.add(t)
 }

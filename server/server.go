@@ -100,6 +100,7 @@ type Server struct {
 	opts  Options
 	log   zerolog.Logger
 	tools registry
+	sleep func(context.Context, time.Duration) error // between retries; tests replace it
 }
 
 // New returns a Server configured by opts.
@@ -140,7 +141,7 @@ func New(opts Options) *Server {
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
-	return &Server{opts: opts, log: opts.Logger}
+	return &Server{opts: opts, log: opts.Logger, sleep: sleepCtx}
 }
 
 // buildVersion is the main module's version as the go command recorded it.

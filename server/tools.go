@@ -39,6 +39,10 @@ type ToolSpec struct {
 	OpenWorld bool
 	// Timeout bounds one call; 0 means [Options.ToolTimeout].
 	Timeout time.Duration
+	// Attempts is how many times in all a call that fails with a
+	// [Transient] error is tried; 0 means 3. Writes that are not
+	// Idempotent are tried once, whatever it says.
+	Attempts int
 }
 
 // ToolAnnotations are the hints MCP clients read to decide how carefully to
