@@ -53,7 +53,9 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	lang := s.opts.Lang
 	t.run = func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
 		var v In
+		vstart := time.Now()
 		report, err := in.Decode(args, &v)
+		s.logValidate(call, vstart, args, err)
 		for _, c := range report.Coercions {
 			s.log.Info().Str("tool", spec.Name).Str("argument", c.Path).Str("from", c.From).Str("to", c.To).
 				Msg("coerced an argument")
@@ -70,8 +72,8 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		} else {
 			res = structured(spec.Name, o)
 		}
+		s.logExecute(call, start, tries, err)
 		if tries > 1 {
-			s.log.Info().Str("tool", spec.Name).Int("attempts", tries).Dur("took", time.Since(start)).Msg("retried a transient failure")
 			if res.Meta == nil {
 				res.Meta = map[string]any{}
 			}

@@ -103,12 +103,17 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 	req, perr := s.srv.resolve(env.params)
 	if perr != nil {
 		s.forget(env, fl)
+		s.log.Info().RawJSON("id", env.id).Str("trace", s.trace).Str("stage", "parse").Str("status", "error").
+			Str("error", perr.message).Msg("call")
 		s.writeError(env.id, perr.code, perr.message)
 		return
 	}
 	s.waitRoots(ctx)
 	t := req.tool
 	call := &Call{Tool: t.spec.Name, ID: env.id, sess: s, token: req.token}
+	if ev := s.log.Debug(); ev.Enabled() {
+		call.stage(ev, "parse", start).Str("status", "ok").Msg("call")
+	}
 	if refused != "" {
 		s.answer(env, fl, call, ErrorResult(refused), start)
 		return
@@ -120,7 +125,7 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 	stop := context.AfterFunc(ctx, func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			once.Do(func() {
-				s.log.Warn().RawJSON("id", env.id).Str("tool", t.spec.Name).Dur("limit", limit).Msg("call timed out")
+				call.stage(s.log.Warn(), "execute", start).Str("status", "timeout").Dur("limit", limit).Msg("call")
 				s.answer(env, fl, call, timeoutResult(t.spec.Name, limit), start)
 			})
 		}
@@ -157,8 +162,9 @@ func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolRe
 			"The result of %s could not be encoded as JSON; this is a bug in the tool, and the details are in the server log.", call.Tool)))
 	}
 	_ = s.stream.writeLine(b)
-	s.log.Info().RawJSON("id", env.id).Str("tool", call.Tool).Bool("is_error", res.IsError).
-		Dur("took", time.Since(start)).Msg("call")
+	if ev := s.log.Debug(); ev.Enabled() {
+		call.stage(ev, "respond", start).Bool("is_error", res.IsError).Int("bytes", len(b)).Msg("call")
+	}
 }
 
 // timeout returns how long a call of t may run.

@@ -28,6 +28,7 @@ type session struct {
 	connReady chan struct{}                 // closed once conn is set
 	nextID    atomic.Uint64                 // ids of the server's own requests
 
+	trace   string // in every log line of the session's calls
 	roots   roots
 	limiter *callLimiter
 	guard   loopGuard // used by the reader only
@@ -61,6 +62,7 @@ func newSession(ctx context.Context, srv *Server, stream *stream) *session {
 	}
 	s.roots.ready = make(chan struct{})
 	s.limiter = newCallLimiter(&srv.opts)
+	s.trace = newTraceID()
 	s.guard.max = srv.opts.MaxRepeats
 	s.clientLevel.Store(-1)
 	return s

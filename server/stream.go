@@ -80,6 +80,9 @@ func (s *stream) ReadObject(v any) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue // blank lines carry no message
 		}
+		if ev := s.log.Debug(); ev.Enabled() {
+			ev.Str("line", shorten(line, 2000)).Msg("received")
+		}
 		env, werr := parseEnvelope(line)
 		if werr != nil {
 			s.log.Debug().Int64("code", werr.code).Str("reason", werr.message).Msg("refused a message")
@@ -159,6 +162,9 @@ func (s *stream) WriteObject(obj any) error {
 
 // writeLine writes one complete message, which must end in a newline.
 func (s *stream) writeLine(b []byte) error {
+	if ev := s.log.Debug(); ev.Enabled() {
+		ev.Str("line", shorten(b[:len(b)-1], 2000)).Msg("sent")
+	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.werr != nil {

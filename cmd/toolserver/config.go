@@ -34,7 +34,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs := flag.NewFlagSet("toolserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.root, "root", "", "the folder the tools work in; nothing outside it is read or changed (required)")
-	fs.StringVar(&cfg.logLevel, "log-level", "info", "stderr log level: debug, info, warn, error")
+	fs.StringVar(&cfg.logLevel, "log-level", "info", "stderr log level: debug, info, warn, error (tools and call: error unless set)")
 	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, in bytes")
 	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further requests wait")
 	fs.StringVar(&cfg.lang, "lang", "en", "language of the error messages the model reads: en or zh")

@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	if cmd != "serve" && !flagSet(fs, "log-level") {
-		cfg.logLevel = "warn" // a one-shot command prints its result, not the server's chatter
+		cfg.logLevel = "error" // a one-shot command prints its result (and its failure), not the server's log
 	}
 	log, err := newLogger(cfg.logLevel, stderr)
 	if err != nil {
