@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stdiotools/toolserver/security"
 )
 
 // Schema is the generated JSON Schema of one Go struct type plus its
@@ -167,4 +168,21 @@ func checkDefault(f *field) error {
 		return fmt.Errorf("default %s is invalid: %s", shortValue(f.def), errs.Problems[0].Message(English))
 	}
 	return nil
+}
+
+// PropertiesOfClass returns the top-level properties, in schema order,
+// whose strings are of class c: a string of that class, or a list of them.
+// A server uses it to find the paths a call names, for instance.
+func (s *Schema) PropertiesOfClass(c security.CharClass) []string {
+	var out []string
+	for _, f := range s.root.fields {
+		n := f.node
+		if n.kind == jArray {
+			n = n.elem
+		}
+		if n.kind == jString && n.class == c {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }

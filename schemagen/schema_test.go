@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stdiotools/toolserver/security"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -500,5 +502,21 @@ func TestNewOutputAllowsWhatInputsRefuse(t *testing.T) {
 	var v out
 	if _, err := s.Decode([]byte(`{"name":"a\u0000b","key":"a b"}`), &v); err != nil {
 		t.Errorf("output Decode: %v", err)
+	}
+}
+
+func TestPropertiesOfClassFindsThePathArguments(t *testing.T) {
+	type args struct {
+		Source string   `json:"source" chars:"path" description:"s"`
+		Names  []string `json:"names,omitempty" chars:"path" description:"n"`
+		Query  string   `json:"query" chars:"text" description:"q"`
+		Depth  int      `json:"depth,omitempty" description:"d"`
+	}
+	s, err := For[args]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.PropertiesOfClass(security.ClassPath), ","); got != "source,names" {
+		t.Fatalf("got %s", got)
 	}
 }

@@ -33,6 +33,23 @@ type Call struct {
 	done     bool
 }
 
+// callMembers picks the raw tool name and arguments out of tools/call
+// params, which are valid JSON; either may be nil.
+func callMembers(params json.RawMessage) (name, args []byte) {
+	if len(params) == 0 || params[0] != '{' {
+		return nil, nil
+	}
+	for _, m := range objectMembers(params) {
+		switch m.name {
+		case "name":
+			name = m.value
+		case "arguments":
+			args = m.value
+		}
+	}
+	return name, args
+}
+
 // callRequest is a checked tools/call: the tool, its raw arguments and
 // the client's progress token.
 type callRequest struct {
@@ -61,18 +78,26 @@ func (s *session) startCall(env envelope) {
 			"Invalid Request: id %s belongs to a call still in progress; use a new id for each request", shorten(env.id, 24)))
 		return
 	}
-	refused := s.guard.observe(env.params) // in arrival order, here in the reader
+	// Here in the reader, in arrival order: the loop guard, the limits,
+	// and a place in line for each path a write names.
+	name, args := callMembers(env.params)
+	refused := s.guard.observe(name, args)
 	if refused == "" {
 		refused = s.limiter.admit()
+	}
+	var tickets []*ticket
+	if n, ok := decodeString(name); ok && refused == "" {
+		tickets = s.paths.enqueue(pathKeys(s.srv.tools.byName[n], args))
 	}
 	s.running.Add(1)
 	go func() {
 		defer func() {
+			s.paths.release(tickets)
 			cancel()
 			<-s.slots
 			s.running.Done()
 		}()
-		s.runCall(ctx, env, fl, refused)
+		s.runCall(ctx, env, fl, refused, tickets)
 	}()
 	if s.stream.r.Buffered() == 0 {
 		// The reader is about to block in read(2), holding its P; with one
@@ -98,7 +123,7 @@ func (s *session) withoutSlot(wait func()) {
 // The call runs under its tool's timeout. When the time is up the model
 // gets its answer at once, even from a tool that ignores its context; the
 // late result, if one comes, is dropped.
-func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refused string) {
+func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refused string, tickets []*ticket) {
 	start := time.Now()
 	req, perr := s.srv.resolve(env.params)
 	if perr != nil {
@@ -121,6 +146,23 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 	limit := s.srv.timeout(t)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	if len(tickets) > 0 {
+		// Wait for the earlier writes to the same paths, without a slot:
+		// they may need the reader (a confirmation) to finish.
+		var err error
+		s.withoutSlot(func() { err = wait(ctx, tickets) })
+		if err != nil {
+			s.answer(env, fl, call, timeoutResult(t.spec.Name, limit), start)
+			return
+		}
+	}
+	if t.spec.Exclusive {
+		s.alone.Lock()
+		defer s.alone.Unlock()
+	} else {
+		s.alone.RLock()
+		defer s.alone.RUnlock()
+	}
 	var once sync.Once
 	stop := context.AfterFunc(ctx, func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

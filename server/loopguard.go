@@ -21,20 +21,12 @@ type loopGuard struct {
 // defaultMaxRepeats is how many identical calls in a row are allowed.
 const defaultMaxRepeats = 4
 
-// observe records a tools/call and returns the refusal when it repeats the
-// one before it once too often, or "".
-func (g *loopGuard) observe(params json.RawMessage) string {
-	if g.max < 0 || params == nil {
+// observe records a tools/call, given its raw tool name and arguments, and
+// returns the refusal when it repeats the one before it once too often, or
+// "".
+func (g *loopGuard) observe(name, args []byte) string {
+	if g.max < 0 || name == nil {
 		return ""
-	}
-	var name, args []byte
-	for _, m := range objectMembers(params) {
-		switch m.name {
-		case "name":
-			name = m.value
-		case "arguments":
-			args = m.value
-		}
 	}
 	if bytes.Equal(name, g.name) && g.same(args) {
 		g.count++

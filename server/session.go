@@ -32,6 +32,8 @@ type session struct {
 	roots   roots
 	limiter *callLimiter
 	guard   loopGuard // used by the reader only
+	paths   pathQueues
+	alone   sync.RWMutex // held for writing by an Exclusive tool
 
 	initialized atomic.Bool
 	clientLevel atomic.Int32 // lowest level sent as notifications/message; -1 none

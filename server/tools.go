@@ -39,6 +39,9 @@ type ToolSpec struct {
 	OpenWorld bool
 	// Timeout bounds one call; 0 means [Options.ToolTimeout].
 	Timeout time.Duration
+	// Exclusive marks a tool that is unsafe to run while any other call
+	// runs: it waits for the calls in flight and holds the next ones back.
+	Exclusive bool
 	// Attempts is how many times in all a call that fails with a
 	// [Transient] error is tried; 0 means 3. Writes that are not
 	// Idempotent are tried once, whatever it says.
@@ -84,10 +87,11 @@ type handlerFunc func(ctx context.Context, call *Call, args json.RawMessage) *Ca
 
 // tool is a registered tool.
 type tool struct {
-	spec    ToolSpec
-	info    Tool
-	listing json.RawMessage // info encoded once for tools/list
-	run     handlerFunc
+	spec     ToolSpec
+	pathArgs []string // arguments naming paths, for a tool that writes: its calls are ordered per path
+	info     Tool
+	listing  json.RawMessage // info encoded once for tools/list
+	run      handlerFunc
 }
 
 // registry holds the tools in the order they were added.
