@@ -51,9 +51,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	}
 	t := &tool{spec: spec}
 	t.info.InputSchema, t.info.OutputSchema = in.JSON(), out.JSON()
-	if spec.Level != security.Read {
-		t.pathArgs = in.PropertiesOfClass(security.ClassPath)
-	}
+	t.pathArgs = in.PropertiesOfClass(security.ClassPath)
 	lang := s.opts.Lang
 	t.run = func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
 		var v In

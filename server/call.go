@@ -87,7 +87,9 @@ func (s *session) startCall(env envelope) {
 	}
 	var tickets []*ticket
 	if n, ok := decodeString(name); ok && refused == "" {
-		tickets = s.paths.enqueue(pathKeys(s.srv.tools.byName[n], args))
+		if t := s.srv.tools.byName[n]; t != nil && t.spec.Level != security.Read {
+			tickets = s.paths.enqueue(pathKeys(t, args))
+		}
 	}
 	s.running.Add(1)
 	go func() {
@@ -172,12 +174,52 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 			})
 		}
 	})
-	res := s.srv.execute(ctx, t, call, req.args)
+	res := s.srv.cached(ctx, t, call, req.args)
 	stop()
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res = timeoutResult(t.spec.Name, limit) // whatever the tool made of its deadline
 	}
 	once.Do(func() { s.answer(env, fl, call, res, start) })
+}
+
+// cached runs the call through the result cache when the tool has one,
+// and drops cached results a write may have changed.
+func (s *Server) cached(ctx context.Context, t *tool, call *Call, args json.RawMessage) *CallToolResult {
+	switch {
+	case t.spec.Level != security.Read:
+		res := s.execute(ctx, t, call, args)
+		if !isDryRun(args) {
+			s.cache.invalidate(pathKeys(t, args))
+		}
+		return res
+	case t.spec.CacheTTL > 0:
+		key := t.spec.Name + "\x00" + string(canonicalJSON(args))
+		res, hit := s.cache.do(key, pathKeys(t, args), t.spec.CacheTTL, func() *CallToolResult {
+			return s.execute(ctx, t, call, args)
+		})
+		if hit {
+			if ev := s.log.Debug(); ev.Enabled() {
+				call.stage(ev, "execute", time.Now()).Str("status", "cache_hit").Msg("call")
+			}
+		}
+		return res
+	default:
+		return s.execute(ctx, t, call, args)
+	}
+}
+
+// isDryRun reports whether raw arguments ask for a dry run, which changes
+// nothing and so drops nothing from the cache.
+func isDryRun(args json.RawMessage) bool {
+	if len(args) == 0 || args[0] != '{' {
+		return false
+	}
+	for _, m := range objectMembers(args) {
+		if m.name == "dry_run" {
+			return string(m.value) == "true"
+		}
+	}
+	return false
 }
 
 // forget removes a call from the calls in flight and reports whether the

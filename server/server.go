@@ -101,6 +101,7 @@ type Server struct {
 	log   zerolog.Logger
 	tools registry
 	sleep func(context.Context, time.Duration) error // between retries; tests replace it
+	cache *resultCache
 }
 
 // New returns a Server configured by opts.
@@ -141,7 +142,11 @@ func New(opts Options) *Server {
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
-	return &Server{opts: opts, log: opts.Logger, sleep: sleepCtx}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now)}
 }
 
 // buildVersion is the main module's version as the go command recorded it.

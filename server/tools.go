@@ -39,6 +39,11 @@ type ToolSpec struct {
 	OpenWorld bool
 	// Timeout bounds one call; 0 means [Options.ToolTimeout].
 	Timeout time.Duration
+	// CacheTTL, for a Read tool, keeps its results this long, keyed by
+	// the tool and its arguments in canonical form; identical calls in
+	// flight at the same time run once. A write naming a path drops the
+	// results that cover it. 0 means no cache.
+	CacheTTL time.Duration
 	// Exclusive marks a tool that is unsafe to run while any other call
 	// runs: it waits for the calls in flight and holds the next ones back.
 	Exclusive bool
@@ -88,7 +93,7 @@ type handlerFunc func(ctx context.Context, call *Call, args json.RawMessage) *Ca
 // tool is a registered tool.
 type tool struct {
 	spec     ToolSpec
-	pathArgs []string // arguments naming paths, for a tool that writes: its calls are ordered per path
+	pathArgs []string // arguments naming paths: writes are ordered by them, cached reads dropped by them
 	info     Tool
 	listing  json.RawMessage // info encoded once for tools/list
 	run      handlerFunc

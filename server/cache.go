@@ -1,0 +1,106 @@
+package server
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// resultCache keeps the results of read tools that declare a
+// [ToolSpec.CacheTTL], and makes identical calls in flight at the same
+// time run once. Writes drop the entries whose paths they touch.
+type resultCache struct {
+	now func() time.Time
+
+	mu       sync.Mutex
+	entries  map[string]*cacheEntry
+	flights  map[string]*flight
+	writeSeq uint64 // bumped by every write, so that a read racing one is not kept
+}
+
+type cacheEntry struct {
+	res     *CallToolResult
+	paths   []string
+	expires time.Time
+}
+
+// flight is a call that identical calls arriving meanwhile wait for.
+type flight struct {
+	done chan struct{}
+	res  *CallToolResult
+}
+
+func newResultCache(now func() time.Time) *resultCache {
+	return &resultCache{now: now, entries: make(map[string]*cacheEntry), flights: make(map[string]*flight)}
+}
+
+// do returns the cached result for key, or waits for an identical call in
+// flight, or runs run and caches what it returns for ttl (unless a write
+// happened meanwhile). hit reports whether run was skipped.
+func (c *resultCache) do(key string, paths []string, ttl time.Duration, run func() *CallToolResult) (res *CallToolResult, hit bool) {
+	c.mu.Lock()
+	if e := c.entries[key]; e != nil {
+		if c.now().Before(e.expires) {
+			c.mu.Unlock()
+			return e.res, true
+		}
+		delete(c.entries, key)
+	}
+	if f := c.flights[key]; f != nil {
+		c.mu.Unlock()
+		<-f.done
+		return f.res, true
+	}
+	f := &flight{done: make(chan struct{})}
+	c.flights[key] = f
+	seq := c.writeSeq
+	c.mu.Unlock()
+
+	defer func() {
+		c.mu.Lock()
+		delete(c.flights, key)
+		if res != nil && !res.IsError && c.writeSeq == seq {
+			c.entries[key] = &cacheEntry{res: res, paths: paths, expires: c.now().Add(ttl)}
+		}
+		c.mu.Unlock()
+		f.res = res
+		close(f.done)
+	}()
+	return run(), false
+}
+
+// invalidate drops the entries that cover any of paths: the same path, a
+// directory above it, or one below it. With no paths (a write that names
+// none) it drops everything.
+func (c *resultCache) invalidate(paths []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.writeSeq++
+	for key, e := range c.entries {
+		if len(paths) == 0 || overlaps(e.paths, paths) {
+			delete(c.entries, key)
+		}
+	}
+}
+
+// overlaps reports whether a path in a lies at, above or below one in b.
+// An entry without paths covers everything.
+func overlaps(a, b []string) bool {
+	if len(a) == 0 {
+		return true
+	}
+	for _, x := range a {
+		for _, y := range b {
+			if within(x, y) || within(y, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether p is dir or lies below it; both are clean and
+// start with "/".
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}

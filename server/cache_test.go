@@ -1,0 +1,98 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stdiotools/toolserver/security"
+)
+
+type readArgs struct {
+	Path string `json:"path" chars:"path" description:"p"`
+	N    int    `json:"n,omitempty" description:"n"`
+}
+
+type writeDryArgs struct {
+	Path   string `json:"path" chars:"path" description:"p"`
+	DryRun bool   `json:"dry_run,omitempty" description:"d"`
+}
+
+// cacheServer has a cached read tool that counts its runs, and a write.
+func cacheServer(t *testing.T, now *time.Time) (*pipeClient, *atomic.Int32) {
+	srv := New(Options{MaxRepeats: -1, Now: func() time.Time { return *now }})
+	var runs atomic.Int32
+	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
+		runs.Add(1)
+		return writeOut{Tag: fmt.Sprint(runs.Load())}, nil
+	})
+	_ = AddTool(srv, ToolSpec{Name: "write", Description: "d", Level: security.Write}, func(ctx context.Context, call *Call, in writeDryArgs) (writeOut, error) {
+		return writeOut{}, nil
+	})
+	c := serve(t, srv)
+	c.initialize()
+	return c, &runs
+}
+
+func call(c *pipeClient, id int, tool, args string) string {
+	c.t.Helper()
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args))
+	return c.recv()
+}
+
+func TestReadsAreCachedUntilTheyExpireOrAWriteTouchesThem(t *testing.T) {
+	now := time.Unix(0, 0)
+	c, runs := cacheServer(t, &now)
+	steps := []struct {
+		tool, args string
+		advance    time.Duration
+		runs       int32
+	}{
+		{"read", `{"path":"a/b.txt"}`, 0, 1},
+		{"read", `{ "path" : "a/b.txt" }`, 0, 1},       // the same call: a hit
+		{"read", `{"path":"a/b.txt","n":1}`, 0, 2},     // other arguments
+		{"write", `{"path":"c.txt"}`, 0, 2},            // another file
+		{"read", `{"path":"a/b.txt"}`, 0, 2},           // still cached
+		{"write", `{"path":"a","dry_run":true}`, 0, 2}, // a dry run changes nothing
+		{"read", `{"path":"a/b.txt"}`, 0, 2},
+		{"write", `{"path":"a"}`, 0, 2}, // the directory above it
+		{"read", `{"path":"a/b.txt"}`, 0, 3},
+		{"read", `{"path":"a/b.txt"}`, 2 * time.Minute, 4}, // expired
+	}
+	for i, st := range steps {
+		now = now.Add(st.advance)
+		call(c, i, st.tool, st.args)
+		if got := runs.Load(); got != st.runs {
+			t.Fatalf("step %d (%s %s): the read ran %d times, want %d", i, st.tool, st.args, got, st.runs)
+		}
+	}
+}
+
+func TestIdenticalCallsInFlightRunOnce(t *testing.T) {
+	srv := New(Options{})
+	var runs atomic.Int32
+	gate := make(chan struct{})
+	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
+		runs.Add(1)
+		<-gate
+		return writeOut{Tag: "shared"}, nil
+	})
+	c := serve(t, srv)
+	c.initialize()
+	for i := range 3 {
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read","arguments":{"path":"x"}}}`, i))
+	}
+	time.Sleep(20 * time.Millisecond) // all three are in flight
+	close(gate)
+	for range 3 {
+		if got := c.recv(); !strings.Contains(got, `"tag":"shared"`) {
+			t.Fatalf("got %s", got)
+		}
+	}
+	if runs.Load() != 1 {
+		t.Fatalf("ran %d times", runs.Load())
+	}
+}
