@@ -64,10 +64,19 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 			call.Log(LevelInfo, map[string]string{"event": "coerced an argument", "argument": c.Path, "from": c.From, "to": c.To})
 		}
 		if err != nil {
-			return invalidArguments(err, lang)
+			res := invalidArguments(err, lang)
+			if problems, ok := res.Meta[MetaProblems].([]map[string]string); ok {
+				kinds := make([]string, len(problems))
+				for i, p := range problems {
+					kinds[i] = p["kind"]
+				}
+				s.opts.Observer.ArgumentsRefused(spec.Name, kinds)
+			}
+			return res
 		}
 		start := time.Now()
 		o, tries, err := retry(ctx, attempts(spec), s.sleep, func() (Out, error) { return h(ctx, call, v) })
+		call.attempts = tries
 		var res *CallToolResult
 		if err != nil {
 			res = s.toolError(call, err)
@@ -144,6 +153,7 @@ func Internal(err error) error {
 // toolError turns a handler's error into the result the model reads.
 func (s *Server) toolError(call *Call, err error) *CallToolResult {
 	name := call.Tool
+	s.observePathError(name, err)
 	var ie *internalError
 	if errors.As(err, &ie) {
 		s.log.Error().Str("tool", name).Err(err).Msg("tool failed internally")

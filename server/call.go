@@ -26,6 +26,9 @@ type Call struct {
 	sess        *session        // nil outside a session
 	token       json.RawMessage // the client's progressToken, if any
 	confirmless bool            // outside a session: Confirm has nobody to ask and need not
+	started     bool            // the observer was told the call started
+	attempts    int             // how many times the tool ran, for the observer
+	cacheHit    bool            // the answer came from the cache
 
 	mu       sync.Mutex // orders progress notifications before the response
 	last     float64
@@ -145,6 +148,8 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 		s.answer(env, fl, call, ErrorResult(refused), start)
 		return
 	}
+	s.srv.opts.Observer.CallStarted(t.spec.Name)
+	call.started = true
 	limit := s.srv.timeout(t)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -197,6 +202,7 @@ func (s *Server) cached(ctx context.Context, t *tool, call *Call, args json.RawM
 		res, hit := s.cache.do(key, pathKeys(t, args), t.spec.CacheTTL, func() *CallToolResult {
 			return s.execute(ctx, t, call, args)
 		})
+		call.cacheHit = hit
 		if hit {
 			if ev := s.log.Debug(); ev.Enabled() {
 				call.stage(ev, "execute", time.Now()).Str("status", "cache_hit").Msg("call")
@@ -234,7 +240,21 @@ func (s *session) forget(env envelope, fl *inflight) bool {
 // answer sends a call's result, unless the client cancelled the call.
 func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolResult, start time.Time) {
 	call.finish()
-	if s.forget(env, fl) {
+	cancelled := s.forget(env, fl)
+	if call.started {
+		status := "ok"
+		switch {
+		case cancelled:
+			status = "cancelled"
+		case res.timedOut:
+			status = "timeout"
+		case res.IsError:
+			status = "error"
+		}
+		s.srv.opts.Observer.CallFinished(call.Tool, CallOutcome{Status: status, Duration: time.Since(start),
+			Attempts: max(call.attempts, 1), CacheHit: call.cacheHit})
+	}
+	if cancelled {
 		s.log.Info().RawJSON("id", env.id).Str("tool", call.Tool).Dur("took", time.Since(start)).
 			Msg("call cancelled; no response sent")
 		return
@@ -261,8 +281,8 @@ func (s *Server) timeout(t *tool) time.Duration {
 
 // timeoutResult is what the model reads about a call that ran out of time.
 func timeoutResult(name string, limit time.Duration) *CallToolResult {
-	return ErrorResult(fmt.Sprintf("The call to %s did not finish within %s and was stopped; "+
-		"nothing more will come of it. Try a smaller request, such as a narrower path or fewer files.", name, limit))
+	return &CallToolResult{timedOut: true, IsError: true, Content: []Content{TextContent(fmt.Sprintf("The call to %s did not finish within %s and was stopped; "+
+		"nothing more will come of it. Try a smaller request, such as a narrower path or fewer files.", name, limit))}}
 }
 
 // resolve checks the params of a tools/call and finds the tool. Its

@@ -61,6 +61,8 @@ type Options struct {
 	// arguments in canonical form) a session may make back to back before
 	// the next one is refused as a loop; default 4, negative for no limit.
 	MaxRepeats int
+	// Observer, when set, is told about every call, for metrics.
+	Observer Observer
 	// Now is the clock of the rate limit; default time.Now. Tests set it.
 	Now func() time.Time
 	// Roots, when set, receives the client's roots as host paths (its
@@ -123,6 +125,9 @@ func New(opts Options) *Server {
 	}
 	if opts.Lang == "" {
 		opts.Lang = schemagen.English
+	}
+	if opts.Observer == nil {
+		opts.Observer = nopObserver{}
 	}
 	if opts.ToolTimeout <= 0 {
 		opts.ToolTimeout = 30 * time.Second

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -223,4 +225,34 @@ func TestEveryPublishedSchemaCompiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMetricsAreServedOnLoopback starts the binary with --metrics-addr and
+// scrapes it over HTTP after a call.
+func TestMetricsAreServedOnLoopback(t *testing.T) {
+	p := start(t, "--root", playground(t), "--metrics-addr", ":0")
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	p.recv()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calc","arguments":{"expr":"2*21"}}}`)
+	p.recv()
+	var addr string
+	for _, line := range strings.Split(p.stderr.String(), "\n") {
+		var l struct{ Message, Addr string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Message == "serving metrics at /metrics" {
+			addr = l.Addr
+		}
+	}
+	if !strings.HasPrefix(addr, "127.0.0.1:") {
+		t.Fatalf("metrics should listen on loopback, got %q", addr)
+	}
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `toolserver_calls_total{status="ok",tool="calc"} 1`) {
+		t.Fatalf("scrape:\n%s", body)
+	}
+	p.finish()
 }

@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/stdiotools/toolserver/metrics"
 )
 
 func main() {
@@ -70,7 +72,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "toolserver:", err)
 		return exitUsage
 	}
-	srv, closeRoot, err := build(cfg, log)
+	m := metrics.New()
+	srv, closeRoot, err := build(cfg, m, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "toolserver:", err)
 		return exitUsage
@@ -82,6 +85,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "call":
 		return callTool(ctx, srv, fs.Args(), cfg.jsonArgs, stdout, stderr)
 	default:
-		return serve(ctx, srv, log, stdin, stdout)
+		return serve(ctx, srv, m, cfg, log, stdin, stdout)
 	}
 }

@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/stdiotools/toolserver/i18n"
+	"github.com/stdiotools/toolserver/metrics"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 	"github.com/stdiotools/toolserver/tools/calc"
@@ -19,8 +23,8 @@ import (
 
 // build checks the configuration and returns a server with every tool
 // registered, and the function that closes the root when the server is
-// done with it.
-func build(cfg *config, log zerolog.Logger) (*server.Server, func() error, error) {
+// done with it. The server reports its calls to m.
+func build(cfg *config, m *metrics.Metrics, log zerolog.Logger) (*server.Server, func() error, error) {
 	if cfg.root == "" {
 		return nil, nil, fmt.Errorf("--root is required: the folder the tools may work in")
 	}
@@ -77,6 +81,7 @@ func build(cfg *config, log zerolog.Logger) (*server.Server, func() error, error
 		CallsPerSecond:  cfg.callsPerSecond,
 		ToolTimeout:     cfg.toolTimeout,
 		MaxRepeats:      cfg.maxRepeats,
+		Observer:        m,
 		Roots: func(ctx context.Context, paths []string, err error) {
 			if err != nil {
 				sandbox.Deny()
@@ -116,9 +121,17 @@ func instructions(rootName string, cfg *config) string {
 
 // serve speaks MCP on stdin and stdout until stdin closes or a signal
 // arrives, then lets calls in flight finish.
-func serve(ctx context.Context, srv *server.Server, log zerolog.Logger, stdin io.Reader, stdout io.Writer) int {
+func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *config, log zerolog.Logger, stdin io.Reader, stdout io.Writer) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if cfg.metricsAddr != "" {
+		closeMetrics, err := serveMetrics(cfg.metricsAddr, m, log)
+		if err != nil {
+			log.Error().Err(err).Msg("cannot serve metrics")
+			return exitUsage
+		}
+		defer closeMetrics()
+	}
 	log.Info().Str("version", version()).Msg("serving MCP on stdio")
 	if err := srv.Serve(ctx, stdin, stdout); err != nil {
 		log.Error().Err(err).Msg("stopped")
@@ -126,4 +139,26 @@ func serve(ctx context.Context, srv *server.Server, log zerolog.Logger, stdin io
 	}
 	log.Info().Msg("stopped")
 	return exitOK
+}
+
+// serveMetrics serves m over HTTP at addr, on the loopback interface when
+// addr names no host, and returns the function that stops it.
+func serveMetrics(addr string, m *metrics.Metrics, log zerolog.Logger) (func(), error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr %q: %w", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr %q: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	log.Info().Str("addr", ln.Addr().String()).Msg("serving metrics at /metrics")
+	return func() { _ = hs.Close() }, nil
 }
