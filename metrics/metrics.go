@@ -19,6 +19,7 @@ import (
 //	toolserver_calls_in_flight                   calls running now
 //	toolserver_validation_errors_total{kind}     problems found in arguments, by kind
 //	toolserver_cache_hits_total{tool}            answers from the result cache
+//	toolserver_cache_misses_total{tool}          calls of cached tools that had to run
 //	toolserver_retries_total{tool}               extra attempts after transient errors
 //	toolserver_timeouts_total{tool}              calls that ran out of time
 //	toolserver_sandbox_refusals_total{reason}    paths the sandbox refused, by reason
@@ -29,6 +30,7 @@ type Metrics struct {
 	inFlight   prometheus.Gauge
 	validation *prometheus.CounterVec
 	hits       *prometheus.CounterVec
+	misses     *prometheus.CounterVec
 	retries    *prometheus.CounterVec
 	timeouts   *prometheus.CounterVec
 	refusals   *prometheus.CounterVec
@@ -55,6 +57,9 @@ func New() *Metrics {
 		hits: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolserver_cache_hits_total", Help: "Tool calls answered from the result cache or a call in flight.",
 		}, []string{"tool"}),
+		misses: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolserver_cache_misses_total", Help: "Calls of cached tools that had to run.",
+		}, []string{"tool"}),
 		retries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolserver_retries_total", Help: "Extra attempts after transient errors.",
 		}, []string{"tool"}),
@@ -65,7 +70,7 @@ func New() *Metrics {
 			Name: "toolserver_sandbox_refusals_total", Help: "Paths the sandbox refused, by reason.",
 		}, []string{"reason"}),
 	}
-	m.registry.MustRegister(m.calls, m.duration, m.inFlight, m.validation, m.hits, m.retries, m.timeouts, m.refusals)
+	m.registry.MustRegister(m.calls, m.duration, m.inFlight, m.validation, m.hits, m.misses, m.retries, m.timeouts, m.refusals)
 	return m
 }
 
@@ -88,8 +93,11 @@ func (m *Metrics) CallFinished(tool string, o server.CallOutcome) {
 	if o.Status == "timeout" {
 		m.timeouts.WithLabelValues(tool).Inc()
 	}
-	if o.CacheHit {
+	switch {
+	case o.CacheHit:
 		m.hits.WithLabelValues(tool).Inc()
+	case o.Cached:
+		m.misses.WithLabelValues(tool).Inc()
 	}
 }
 

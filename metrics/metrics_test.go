@@ -30,6 +30,9 @@ func TestMetricsAreScrapedOverHTTP(t *testing.T) {
 	if err := fs.Register(srv, security.NewSandbox(afero.NewMemMapFs(), security.SandboxOptions{})); err != nil {
 		t.Fatal(err)
 	}
+	_ = server.AddTool(srv, server.ToolSpec{Name: "cached", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *server.Call, in slowArgs) (slowOut, error) {
+		return slowOut{}, nil
+	})
 	_ = server.AddTool(srv, server.ToolSpec{Name: "slow", Description: "d"}, func(ctx context.Context, call *server.Call, in slowArgs) (slowOut, error) {
 		<-ctx.Done()
 		return slowOut{}, ctx.Err()
@@ -42,6 +45,7 @@ func TestMetricsAreScrapedOverHTTP(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"calc","arguments":{"bogus":1}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"../x"}}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"cached","arguments":{}}}`,
 	}
 	var out strings.Builder
 	if err := srv.Serve(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out); err != nil {
@@ -70,6 +74,7 @@ func TestMetricsAreScrapedOverHTTP(t *testing.T) {
 		`toolserver_validation_errors_total{kind="unknown_argument"} 1`,
 		`toolserver_sandbox_refusals_total{reason="escapes_root"} 1`,
 		`toolserver_calls_in_flight 0`,
+		`toolserver_cache_misses_total{tool="cached"} 1`,
 		`toolserver_call_duration_seconds_count{tool="calc"} 3`,
 	} {
 		if !strings.Contains(text, want) {

@@ -28,6 +28,7 @@ type Call struct {
 	confirmless bool            // outside a session: Confirm has nobody to ask and need not
 	started     bool            // the observer was told the call started
 	attempts    int             // how many times the tool ran, for the observer
+	cached      bool            // the tool has a result cache
 	cacheHit    bool            // the answer came from the cache
 
 	mu       sync.Mutex // orders progress notifications before the response
@@ -202,7 +203,7 @@ func (s *Server) cached(ctx context.Context, t *tool, call *Call, args json.RawM
 		res, hit := s.cache.do(key, pathKeys(t, args), t.spec.CacheTTL, func() *CallToolResult {
 			return s.execute(ctx, t, call, args)
 		})
-		call.cacheHit = hit
+		call.cached, call.cacheHit = true, hit
 		if hit {
 			if ev := s.log.Debug(); ev.Enabled() {
 				call.stage(ev, "execute", time.Now()).Str("status", "cache_hit").Msg("call")
@@ -252,7 +253,7 @@ func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolRe
 			status = "error"
 		}
 		s.srv.opts.Observer.CallFinished(call.Tool, CallOutcome{Status: status, Duration: time.Since(start),
-			Attempts: max(call.attempts, 1), CacheHit: call.cacheHit})
+			Attempts: max(call.attempts, 1), Cached: call.cached, CacheHit: call.cacheHit})
 	}
 	if cancelled {
 		s.log.Info().RawJSON("id", env.id).Str("tool", call.Tool).Dur("took", time.Since(start)).

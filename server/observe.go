@@ -32,9 +32,9 @@ type CallOutcome struct {
 	Duration time.Duration
 	// Attempts is how many times the tool ran (more than 1 after retries).
 	Attempts int
-	// CacheHit is set when the answer came from the result cache or a call
-	// in flight.
-	CacheHit bool
+	// Cached is set for a tool with a result cache; CacheHit when the
+	// answer came from the cache or a call in flight.
+	Cached, CacheHit bool
 }
 
 // nopObserver is the Observer of a server that has none.
