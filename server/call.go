@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -151,17 +152,27 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 	}
 	s.srv.opts.Observer.CallStarted(t.spec.Name)
 	call.started = true
+	// One timer per call: when it fires, the tool's context is cancelled
+	// and the model is answered at once, whatever the tool does next.
 	limit := s.srv.timeout(t)
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
+	var once sync.Once
+	var timedOut atomic.Bool
+	timer := time.AfterFunc(limit, func() {
+		timedOut.Store(true)
+		fl.cancel()
+		once.Do(func() {
+			call.stage(s.log.Warn(), "execute", start).Str("status", "timeout").Dur("limit", limit).Msg("call")
+			s.answer(env, fl, call, timeoutResult(t.spec.Name, limit), start)
+		})
+	})
+	defer timer.Stop()
 	if len(tickets) > 0 {
 		// Wait for the earlier writes to the same paths, without a slot:
 		// they may need the reader (a confirmation) to finish.
 		var err error
 		s.withoutSlot(func() { err = wait(ctx, tickets) })
 		if err != nil {
-			s.answer(env, fl, call, timeoutResult(t.spec.Name, limit), start)
-			return
+			return // cancelled or timed out, and answered as such
 		}
 	}
 	if t.spec.Exclusive {
@@ -171,19 +182,10 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 		s.alone.RLock()
 		defer s.alone.RUnlock()
 	}
-	var once sync.Once
-	stop := context.AfterFunc(ctx, func() {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			once.Do(func() {
-				call.stage(s.log.Warn(), "execute", start).Str("status", "timeout").Dur("limit", limit).Msg("call")
-				s.answer(env, fl, call, timeoutResult(t.spec.Name, limit), start)
-			})
-		}
-	})
 	res := s.srv.cached(ctx, t, call, req.args)
-	stop()
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		res = timeoutResult(t.spec.Name, limit) // whatever the tool made of its deadline
+	timer.Stop()
+	if timedOut.Load() {
+		res = timeoutResult(t.spec.Name, limit) // whatever the tool made of its end
 	}
 	once.Do(func() { s.answer(env, fl, call, res, start) })
 }
@@ -266,10 +268,10 @@ func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolRe
 		b, _ = appendCallResult(nil, env.id, ErrorResult(fmt.Sprintf(
 			"The result of %s could not be encoded as JSON; this is a bug in the tool, and the details are in the server log.", call.Tool)))
 	}
-	_ = s.stream.writeLine(b)
 	if ev := s.log.Debug(); ev.Enabled() {
 		call.stage(ev, "respond", start).Bool("is_error", res.IsError).Int("bytes", len(b)).Msg("call")
 	}
+	_ = s.stream.writeLine(b)
 }
 
 // timeout returns how long a call of t may run.
