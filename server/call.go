@@ -97,7 +97,7 @@ func (s *session) startCall(env envelope) {
 		}
 	}
 	s.running.Add(1)
-	go func() {
+	s.run(func() {
 		defer func() {
 			s.paths.release(tickets)
 			cancel()
@@ -105,12 +105,36 @@ func (s *session) startCall(env envelope) {
 			s.running.Done()
 		}()
 		s.runCall(ctx, env, fl, refused, tickets)
-	}()
+	})
 	if s.stream.r.Buffered() == 0 {
 		// The reader is about to block in read(2), holding its P; with one
 		// CPU the call would then wait for the runtime to take the P back
 		// (20 µs or more). Let it run first.
 		runtime.Gosched()
+	}
+}
+
+// run hands job to an idle worker goroutine, or starts one. Workers live
+// as long as the session, so their stacks, grown once by the deep calls of
+// validation, are not grown again for every call (a fresh goroutine per
+// call spent most of its time copying its stack). There are never more
+// workers than slots.
+func (s *session) run(job func()) {
+	s.workMu.Lock()
+	defer s.workMu.Unlock()
+	if s.stopping {
+		go job() // the session is ending; the call still gets its answer
+		return
+	}
+	select {
+	case s.work <- job:
+	default:
+		go func() {
+			job()
+			for job := range s.work {
+				job()
+			}
+		}()
 	}
 }
 

@@ -22,6 +22,9 @@ type session struct {
 	base      context.Context // parent of every call's context
 	cancelAll context.CancelFunc
 	slots     chan struct{} // one token per call in flight
+	work      chan func()   // idle workers wait here for a call to run
+	workMu    sync.Mutex    // guards stopping, and work against a send after close
+	stopping  bool
 	running   sync.WaitGroup
 
 	conn      atomic.Pointer[jsonrpc2.Conn] // for the server's own requests
@@ -59,6 +62,7 @@ func newSession(ctx context.Context, srv *Server, stream *stream) *session {
 		base:      base,
 		cancelAll: cancel,
 		slots:     make(chan struct{}, srv.opts.MaxInFlight),
+		work:      make(chan func()),
 		inflight:  make(map[string]*inflight),
 		connReady: make(chan struct{}),
 	}
@@ -195,6 +199,10 @@ func (s *session) drain(grace time.Duration) {
 		}
 	}
 	s.cancelAll()
+	s.workMu.Lock()
+	s.stopping = true
+	close(s.work) // the idle workers end; a worker still busy ends after its call
+	s.workMu.Unlock()
 }
 
 // writeResult sends a success response with an encoded result.
