@@ -196,7 +196,14 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 		var err error
 		s.withoutSlot(func() { err = wait(ctx, tickets) })
 		if err != nil {
-			return // cancelled or timed out, and answered as such
+			// Timed out (the timer answers), cancelled by the client (no
+			// answer is due), or the server is stopping: say so.
+			if !timedOut.Load() {
+				once.Do(func() {
+					s.answer(env, fl, call, ErrorResult(fmt.Sprintf("The call to %s was stopped before it started: the server is shutting down.", t.spec.Name)), start)
+				})
+			}
+			return
 		}
 	}
 	if t.spec.Exclusive {
