@@ -76,7 +76,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		}
 		start := time.Now()
 		o, tries, err := retry(ctx, attempts(spec), s.sleep, func() (Out, error) { return h(ctx, call, v) })
-		call.attempts = tries
+		call.attempts.Store(int32(tries))
 		var res *CallToolResult
 		if err != nil {
 			res = s.toolError(call, err)

@@ -28,9 +28,11 @@ type Call struct {
 	token       json.RawMessage // the client's progressToken, if any
 	confirmless bool            // outside a session: Confirm has nobody to ask and need not
 	started     bool            // the observer was told the call started
-	attempts    int             // how many times the tool ran, for the observer
-	cached      bool            // the tool has a result cache
-	cacheHit    bool            // the answer came from the cache
+	// For the observer, written by the tool's goroutine while a timed-out
+	// call may already be answered from another.
+	attempts atomic.Int32 // how many times the tool ran
+	cached   atomic.Bool  // the tool has a result cache
+	cacheHit atomic.Bool  // the answer came from the cache
 
 	mu       sync.Mutex // orders progress notifications before the response
 	last     float64
@@ -236,7 +238,8 @@ func (s *Server) cached(ctx context.Context, t *tool, call *Call, args json.RawM
 		res, hit := s.cache.do(key, pathKeys(t, args), t.spec.CacheTTL, func() *CallToolResult {
 			return s.execute(ctx, t, call, args)
 		})
-		call.cached, call.cacheHit = true, hit
+		call.cached.Store(true)
+		call.cacheHit.Store(hit)
 		if hit {
 			if ev := s.log.Debug(); ev.Enabled() {
 				call.stage(ev, "execute", time.Now()).Str("status", "cache_hit").Msg("call")
@@ -286,7 +289,7 @@ func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolRe
 			status = "error"
 		}
 		s.srv.opts.Observer.CallFinished(call.Tool, CallOutcome{Status: status, Duration: time.Since(start),
-			Attempts: max(call.attempts, 1), Cached: call.cached, CacheHit: call.cacheHit})
+			Attempts: max(int(call.attempts.Load()), 1), Cached: call.cached.Load(), CacheHit: call.cacheHit.Load()})
 	}
 	if cancelled {
 		s.log.Info().RawJSON("id", env.id).Str("tool", call.Tool).Dur("took", time.Since(start)).
