@@ -161,6 +161,23 @@ func matchTokens(toks []token, s string) bool {
 		cur, next = make([]bool, n+1), make([]bool, n+1)
 	}
 	cur[0] = true
+	// boundary[j] tells whether a character starts at byte j of s, as
+	// utf8 decodes it from the start (an invalid byte is a character of
+	// its own); nil when s is ASCII and every position is one.
+	var boundary []bool
+	for i := 0; i < n; i++ {
+		if s[i] >= utf8.RuneSelf {
+			boundary = make([]bool, n+1)
+			for j := 0; j < n; {
+				boundary[j] = true
+				_, size := utf8.DecodeRuneInString(s[j:])
+				j += size
+			}
+			boundary[n] = true
+			break
+		}
+	}
+	atBoundary := func(j int) bool { return boundary == nil || boundary[j] }
 	for ti := range toks {
 		t := &toks[ti]
 		clear(next)
@@ -184,11 +201,13 @@ func matchTokens(toks []token, s string) bool {
 				next[i+size], alive = true, true
 			}
 		case tokStar:
+			// A star ends only between characters, never inside the bytes
+			// of one, or '?' after it would count half a character.
 			reach := false
 			for j := 0; j <= n; j++ {
 				reach = reach || cur[j]
-				next[j] = reach
-				alive = alive || reach
+				next[j] = reach && atBoundary(j)
+				alive = alive || next[j]
 				if j < n && s[j] == '/' {
 					reach = false
 				}
@@ -205,8 +224,8 @@ func matchTokens(toks []token, s string) bool {
 			reach := false
 			for j := 0; j <= n; j++ {
 				reach = reach || cur[j]
-				next[j] = reach
-				alive = alive || reach
+				next[j] = reach && atBoundary(j)
+				alive = alive || next[j]
 			}
 		}
 		if !alive {

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestGlobMatch(t *testing.T) {
@@ -124,7 +125,10 @@ func TestGlobAgreesWithPathMatch(t *testing.T) {
 }
 
 // checkAgainstPathMatch fails the test if compileGlob and path.Match
-// disagree about pattern and name.
+// disagree about pattern and name. Matches are compared for ASCII names
+// only: path.Match lets a '*' stop inside the bytes of a character and a
+// '?' then take the rest ("*??" matches one four-byte character), where
+// this glob counts characters (see TestGlobCountsCharactersNotBytes).
 func checkAgainstPathMatch(t *testing.T, pattern, name string) {
 	t.Helper()
 	want, wantErr := path.Match(pattern, name)
@@ -132,8 +136,38 @@ func checkAgainstPathMatch(t *testing.T, pattern, name string) {
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("pattern %q: compile error %v, path.Match error %v", pattern, err, wantErr)
 	}
+	for _, c := range []byte(name) {
+		if c >= utf8.RuneSelf {
+			return
+		}
+	}
 	if err == nil && g.match(name) != want {
 		t.Fatalf("pattern %q name %q: match %v, path.Match %v", pattern, name, !want, want)
+	}
+}
+
+func TestGlobCountsCharactersNotBytes(t *testing.T) {
+	cases := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"*??", "\U00079010", false}, // one character, four bytes
+		{"*?", "\U00079010", true},
+		{"0?*??*0", "00\U000790100", false},
+		{"0?*?*0", "00\U000790100", true},
+		{"*?", "\xbb", true}, // an invalid byte is one character
+		{"?", "é", true},
+		{"??", "é", false},
+		{"*.txt", "日本.txt", true},
+	}
+	for _, tc := range cases {
+		g, err := compileGlob(tc.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.match(tc.name); got != tc.want {
+			t.Errorf("%q ~ %q = %v, want %v", tc.pattern, tc.name, got, tc.want)
+		}
 	}
 }
 
