@@ -116,30 +116,6 @@ func (s *session) startCall(env envelope) {
 	}
 }
 
-// run hands job to an idle worker goroutine, or starts one. Workers live
-// as long as the session, so their stacks, grown once by the deep calls of
-// validation, are not grown again for every call (a fresh goroutine per
-// call spent most of its time copying its stack). There are never more
-// workers than slots.
-func (s *session) run(job func()) {
-	s.workMu.Lock()
-	defer s.workMu.Unlock()
-	if s.stopping {
-		go job() // the session is ending; the call still gets its answer
-		return
-	}
-	select {
-	case s.work <- job:
-	default:
-		go func() {
-			job()
-			for job := range s.work {
-				job()
-			}
-		}()
-	}
-}
-
 // withoutSlot runs wait, which waits for the client, with the calling
 // call's slot given back for the time being. Otherwise calls waiting for
 // the client (a confirmation, the roots) could hold every slot while the
@@ -223,48 +199,6 @@ func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refus
 	once.Do(func() { s.answer(env, fl, call, res, start) })
 }
 
-// cached runs the call through the result cache when the tool has one,
-// and drops cached results a write may have changed.
-func (s *Server) cached(ctx context.Context, t *tool, call *Call, args json.RawMessage) *CallToolResult {
-	switch {
-	case t.spec.Level != security.Read:
-		res := s.execute(ctx, t, call, args)
-		if !isDryRun(args) {
-			s.cache.invalidate(pathKeys(t, args))
-		}
-		return res
-	case t.spec.CacheTTL > 0:
-		key := t.spec.Name + "\x00" + string(canonicalJSON(args))
-		res, hit := s.cache.do(key, pathKeys(t, args), t.spec.CacheTTL, func() *CallToolResult {
-			return s.execute(ctx, t, call, args)
-		})
-		call.cached.Store(true)
-		call.cacheHit.Store(hit)
-		if hit {
-			if ev := s.log.Debug(); ev.Enabled() {
-				call.stage(ev, "execute", time.Now()).Str("status", "cache_hit").Msg("call")
-			}
-		}
-		return res
-	default:
-		return s.execute(ctx, t, call, args)
-	}
-}
-
-// isDryRun reports whether raw arguments ask for a dry run, which changes
-// nothing and so drops nothing from the cache.
-func isDryRun(args json.RawMessage) bool {
-	if len(args) == 0 || args[0] != '{' {
-		return false
-	}
-	for _, m := range objectMembers(args) {
-		if m.name == "dry_run" {
-			return string(m.value) == "true"
-		}
-	}
-	return false
-}
-
 // forget removes a call from the calls in flight and reports whether the
 // client cancelled it.
 func (s *session) forget(env envelope, fl *inflight) bool {
@@ -306,20 +240,6 @@ func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolRe
 		call.stage(ev, "respond", start).Bool("is_error", res.IsError).Int("bytes", len(b)).Msg("call")
 	}
 	_ = s.stream.writeLine(b)
-}
-
-// timeout returns how long a call of t may run.
-func (s *Server) timeout(t *tool) time.Duration {
-	if t.spec.Timeout > 0 {
-		return t.spec.Timeout
-	}
-	return s.opts.ToolTimeout
-}
-
-// timeoutResult is what the model reads about a call that ran out of time.
-func timeoutResult(name string, limit time.Duration) *CallToolResult {
-	return &CallToolResult{timedOut: true, IsError: true, Content: []Content{TextContent(fmt.Sprintf("The call to %s did not finish within %s and was stopped; "+
-		"nothing more will come of it. Try a smaller request, such as a narrower path or fewer files.", name, limit))}}
 }
 
 // resolve checks the params of a tools/call and finds the tool. Its
