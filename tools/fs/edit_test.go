@@ -83,18 +83,11 @@ func TestEditFile(t *testing.T) {
 			t.Run(tt.name, func(t *testing.T) {
 				e.write(t, "f.txt", tt.file)
 				res := e.call(t, "edit_file", `{"path":"f.txt","edits":`+tt.edits+`}`)
-				if tt.err != "" {
-					if !res.IsError {
-						t.Fatalf("got %q, want error", text(res))
-					}
-					wantContains(t, text(res), tt.err)
+				if !outcome(t, res, tt.err) {
 					if got := e.read(t, "f.txt"); got != tt.file {
 						t.Errorf("a failed edit changed the file to %q", got)
 					}
 					return
-				}
-				if res.IsError {
-					t.Fatalf("error: %s", text(res))
 				}
 				want := tt.want
 				if want == "" {

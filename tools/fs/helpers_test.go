@@ -248,3 +248,22 @@ func wantContains(t testing.TB, s string, subs ...string) {
 
 // itoa formats n.
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// outcome checks a result against wantErr. With wantErr set, the result
+// must be an error that contains it, and outcome returns false: there is
+// nothing more to check. Otherwise the result must be a success, and
+// outcome returns true.
+func outcome(t testing.TB, res *server.CallToolResult, wantErr string) bool {
+	t.Helper()
+	if wantErr == "" {
+		if res.IsError {
+			t.Fatalf("error: %s", text(res))
+		}
+		return true
+	}
+	if !res.IsError {
+		t.Fatalf("got %q, want error", text(res))
+	}
+	wantContains(t, text(res), wantErr)
+	return false
+}

@@ -60,15 +60,8 @@ func TestListDirectory(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				res := e.call(t, "list_directory", tt.args)
-				if tt.err != "" {
-					if !res.IsError {
-						t.Fatalf("got %q, want error", text(res))
-					}
-					wantContains(t, text(res), tt.err)
+				if !outcome(t, res, tt.err) {
 					return
-				}
-				if res.IsError {
-					t.Fatalf("error: %s", text(res))
 				}
 				var got ListDirectoryResult
 				structured(t, res, &got)

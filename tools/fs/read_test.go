@@ -247,15 +247,8 @@ func TestReadFileStaysWithinTheReadLimit(t *testing.T) {
 			t.Run(tt.name, func(t *testing.T) {
 				e.write(t, tt.file, tt.content)
 				res := e.call(t, "read_file", tt.args)
-				if tt.err != "" {
-					if !res.IsError {
-						t.Fatalf("got %q, want error", text(res))
-					}
-					wantContains(t, text(res), tt.err)
+				if !outcome(t, res, tt.err) {
 					return
-				}
-				if res.IsError {
-					t.Fatalf("error: %s", text(res))
 				}
 				var got ReadFileResult
 				structured(t, res, &got)

@@ -62,15 +62,8 @@ func TestSearchFiles(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				res := e.call(t, "search_files", tt.args)
-				if tt.err != "" {
-					if !res.IsError {
-						t.Fatalf("got %q, want error", text(res))
-					}
-					wantContains(t, text(res), tt.err)
+				if !outcome(t, res, tt.err) {
 					return
-				}
-				if res.IsError {
-					t.Fatalf("error: %s", text(res))
 				}
 				var got SearchFilesResult
 				structured(t, res, &got)

@@ -42,15 +42,8 @@ func TestDirectoryTree(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				res := e.call(t, "directory_tree", tt.args)
-				if tt.err != "" {
-					if !res.IsError {
-						t.Fatalf("got %q, want error", text(res))
-					}
-					wantContains(t, text(res), tt.err)
+				if !outcome(t, res, tt.err) {
 					return
-				}
-				if res.IsError {
-					t.Fatalf("error: %s", text(res))
 				}
 				var got DirectoryTreeResult
 				structured(t, res, &got)
