@@ -40,21 +40,31 @@ type Call struct {
 	done     bool
 }
 
-// callMembers picks the raw tool name and arguments out of tools/call
-// params, which are valid JSON; either may be nil.
-func callMembers(params json.RawMessage) (name, args []byte) {
+// callMembers picks the raw tool name, arguments and _meta out of
+// tools/call params, which are valid JSON; any may be nil.
+func callMembers(params json.RawMessage) callFields {
+	f := callFields{given: params != nil}
 	if len(params) == 0 || params[0] != '{' {
-		return nil, nil
+		return f
 	}
 	for _, m := range objectMembers(params) {
 		switch m.name {
 		case "name":
-			name = m.value
+			f.name = m.value
 		case "arguments":
-			args = m.value
+			f.args = m.value
+		case "_meta":
+			f.meta = m.value
 		}
 	}
-	return name, args
+	return f
+}
+
+// callFields are the raw members of tools/call params, picked out once,
+// in the reader, and used by every later step.
+type callFields struct {
+	given            bool // the request had params at all
+	name, args, meta []byte
 }
 
 // callRequest is a checked tools/call: the tool, its raw arguments and
@@ -87,7 +97,8 @@ func (s *session) startCall(env envelope) {
 	}
 	// Here in the reader, in arrival order: the loop guard, the limits,
 	// and a place in line for each path a write names.
-	name, args := callMembers(env.params)
+	fields := callMembers(env.params)
+	name, args := fields.name, fields.args
 	refused := s.guard.observe(name, args)
 	if refused == "" {
 		refused = s.limiter.admit()
@@ -106,7 +117,7 @@ func (s *session) startCall(env envelope) {
 			<-s.slots
 			s.running.Done()
 		}()
-		s.runCall(ctx, env, fl, refused, tickets)
+		s.runCall(ctx, env, fields, fl, refused, tickets)
 	})
 	if s.stream.r.Buffered() == 0 {
 		// The reader is about to block in read(2), holding its P; with one
@@ -132,9 +143,9 @@ func (s *session) withoutSlot(wait func()) {
 // The call runs under its tool's timeout. When the time is up the model
 // gets its answer at once, even from a tool that ignores its context; the
 // late result, if one comes, is dropped.
-func (s *session) runCall(ctx context.Context, env envelope, fl *inflight, refused string, tickets []*ticket) {
+func (s *session) runCall(ctx context.Context, env envelope, fields callFields, fl *inflight, refused string, tickets []*ticket) {
 	start := time.Now()
-	req, perr := s.srv.resolve(env.params)
+	req, perr := s.srv.resolve(fields)
 	if perr != nil {
 		s.forget(env, fl)
 		s.log.Info().RawJSON("id", env.id).Str("trace", s.trace).Str("stage", "parse").Str("status", "error").
@@ -242,28 +253,17 @@ func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolRe
 	_ = s.stream.writeLine(b)
 }
 
-// resolve checks the params of a tools/call and finds the tool. Its
-// errors are the protocol errors MCP prescribes (-32602). The params are
-// valid JSON already, so it only picks out the members it needs.
-func (s *Server) resolve(params json.RawMessage) (callRequest, *wireError) {
+// resolve checks the members of a tools/call's params and finds the tool.
+// Its errors are the protocol errors MCP prescribes (-32602).
+func (s *Server) resolve(f callFields) (callRequest, *wireError) {
 	bad := func(format string, a ...any) (callRequest, *wireError) {
 		return callRequest{}, &wireError{code: jsonrpc2.CodeInvalidParams, message: "Invalid params: " + fmt.Sprintf(format, a...)}
 	}
-	if params == nil {
+	if !f.given {
 		return bad(`tools/call needs params with "name", the tool to run, and "arguments"`)
 	}
-	var nameRaw, meta []byte
-	var req callRequest
-	for _, m := range objectMembers(params) {
-		switch m.name {
-		case "name":
-			nameRaw = m.value
-		case "arguments":
-			req.args = m.value
-		case "_meta":
-			meta = m.value
-		}
-	}
+	nameRaw, meta := f.name, f.meta
+	req := callRequest{args: f.args}
 	max := s.opts.maxLevel()
 	if nameRaw == nil {
 		return bad(`tools/call needs "name", the tool to run; available tools: %s`, names(s.tools.visible(max)))
@@ -331,7 +331,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		return nil, fmt.Errorf("call %s: arguments are not valid JSON", name)
 	}
-	req, werr := s.resolve(params)
+	req, werr := s.resolve(callMembers(params))
 	if werr != nil {
 		return nil, errors.New(werr.message)
 	}
