@@ -56,7 +56,9 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	t.run = func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
 		var v In
 		vstart := time.Now()
+		call.stageBegin("validate")
 		report, err := in.Decode(args, &v)
+		call.stageEnd(errText(err))
 		s.logValidate(call, vstart, args, err)
 		for _, c := range report.Coercions {
 			s.log.Info().Str("tool", spec.Name).Str("argument", c.Path).Str("from", c.From).Str("to", c.To).
@@ -75,6 +77,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 			return res
 		}
 		start := time.Now()
+		call.stageBegin("execute")
 		o, tries, err := retry(ctx, attempts(spec), s.sleep, func() (Out, error) { return h(ctx, call, v) })
 		call.attempts.Store(int32(tries))
 		var res *CallToolResult
@@ -83,6 +86,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		} else {
 			res = structured(spec.Name, o)
 		}
+		call.stageEnd(errText(err))
 		s.logExecute(call, start, tries, err)
 		if tries > 1 {
 			if res.Meta == nil {

@@ -33,6 +33,7 @@ type Call struct {
 	attempts atomic.Int32 // how many times the tool ran
 	cached   atomic.Bool  // the tool has a result cache
 	cacheHit atomic.Bool  // the answer came from the cache
+	span     *CallSpan    // nil unless the server has a Tracer; guarded by mu
 
 	mu       sync.Mutex // orders progress notifications before the response
 	last     float64
@@ -73,6 +74,8 @@ type callRequest struct {
 	tool  *tool
 	args  json.RawMessage // nil for none
 	token json.RawMessage // nil when the client wants no progress
+	// traceParent and traceState are the client's W3C trace context.
+	traceParent, traceState string
 }
 
 // startCall takes a slot for a tools/call and runs it in its own
@@ -145,17 +148,29 @@ func (s *session) withoutSlot(wait func()) {
 // late result, if one comes, is dropped.
 func (s *session) runCall(ctx context.Context, env envelope, fields callFields, fl *inflight, refused string, tickets []*ticket) {
 	start := time.Now()
+	span := s.newSpan(env.id, start)
 	req, perr := s.srv.resolve(fields)
 	if perr != nil {
 		s.forget(env, fl)
 		s.log.Info().RawJSON("id", env.id).Str("trace", s.trace).Str("stage", "parse").Str("status", "error").
 			Str("error", perr.message).Msg("call")
+		if span != nil {
+			span.TraceParent, span.TraceState = req.traceParent, req.traceState
+			span.Stages = []StageSpan{{Name: "parse", Start: start, End: time.Now(), Error: shortenString(perr.message, maxSpanError)}}
+			span.End, span.Status, span.Error = time.Now(), "invalid_params", span.Stages[0].Error
+			s.srv.opts.Tracer.CallTraced(span)
+		}
 		s.writeError(env.id, perr.code, perr.message)
 		return
 	}
 	s.waitRoots(ctx)
 	t := req.tool
 	call := &Call{Tool: t.spec.Name, ID: env.id, sess: s, token: req.token}
+	if span != nil {
+		span.Tool, span.TraceParent, span.TraceState = t.spec.Name, req.traceParent, req.traceState
+		call.span = span
+		span.Stages = append(span.Stages, StageSpan{Name: "parse", Start: start, End: time.Now()})
+	}
 	if ev := s.log.Debug(); ev.Enabled() {
 		call.stage(ev, "parse", start).Str("status", "ok").Msg("call")
 	}
@@ -183,7 +198,9 @@ func (s *session) runCall(ctx context.Context, env envelope, fields callFields, 
 		// Wait for the earlier writes to the same paths, without a slot:
 		// they may need the reader (a confirmation) to finish.
 		var err error
+		call.stageBegin("wait")
 		s.withoutSlot(func() { err = wait(ctx, tickets) })
+		call.stageEnd(errText(err))
 		if err != nil {
 			// Timed out (the timer answers), cancelled by the client (no
 			// answer is due), or the server is stopping: say so.
@@ -223,16 +240,17 @@ func (s *session) forget(env envelope, fl *inflight) bool {
 func (s *session) answer(env envelope, fl *inflight, call *Call, res *CallToolResult, start time.Time) {
 	call.finish()
 	cancelled := s.forget(env, fl)
+	status := "ok"
+	switch {
+	case cancelled:
+		status = "cancelled"
+	case res.timedOut:
+		status = "timeout"
+	case res.IsError:
+		status = "error"
+	}
+	s.traceAnswer(call, status, res)
 	if call.started {
-		status := "ok"
-		switch {
-		case cancelled:
-			status = "cancelled"
-		case res.timedOut:
-			status = "timeout"
-		case res.IsError:
-			status = "error"
-		}
 		s.srv.opts.Observer.CallFinished(call.Tool, CallOutcome{Status: status, Duration: time.Since(start),
 			Attempts: max(int(call.attempts.Load()), 1), Cached: call.cached.Load(), CacheHit: call.cacheHit.Load()})
 	}
@@ -280,8 +298,15 @@ func (s *Server) resolve(f callFields) (callRequest, *wireError) {
 	}
 	if meta != nil && meta[0] == '{' {
 		for _, m := range objectMembers(meta) {
-			if m.name == "progressToken" && (m.value[0] == '"' || m.value[0] >= '0' && m.value[0] <= '9' || m.value[0] == '-') {
-				req.token = m.value
+			switch m.name {
+			case "progressToken":
+				if m.value[0] == '"' || m.value[0] >= '0' && m.value[0] <= '9' || m.value[0] == '-' {
+					req.token = m.value
+				}
+			case "traceparent":
+				req.traceParent, _ = decodeString(m.value)
+			case "tracestate":
+				req.traceState, _ = decodeString(m.value)
 			}
 		}
 	}

@@ -63,6 +63,9 @@ type Options struct {
 	MaxRepeats int
 	// Observer, when set, is told about every call, for metrics.
 	Observer Observer
+	// Tracer, when set, receives a span of every answered call, with its
+	// stages, for tracing.
+	Tracer Tracer
 	// Now is the clock of the rate limit; default time.Now. Tests set it.
 	Now func() time.Time
 	// Roots, when set, receives the client's roots as host paths (its
