@@ -15,7 +15,7 @@ func BenchmarkBuild(b *testing.B) {
 	cfg := &config{root: ".", lang: "en", maxMessageBytes: 1 << 20, maxInFlight: 1, toolTimeout: time.Second, maxRepeats: 4}
 	b.ReportAllocs()
 	for range b.N {
-		_, closeRoot, err := build(cfg, metrics.New(), zerolog.Nop())
+		_, closeRoot, err := build(cfg, metrics.New(), nil, zerolog.Nop())
 		if err != nil {
 			b.Fatal(err)
 		}

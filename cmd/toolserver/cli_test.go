@@ -18,7 +18,7 @@ import (
 // runCLI runs the command in-process and returns its exit code and output.
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	code = run(context.Background(), args, func(string) string { return "" }, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

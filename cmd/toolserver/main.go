@@ -23,10 +23,11 @@ import (
 	"os"
 
 	"github.com/stdiotools/toolserver/metrics"
+	"github.com/stdiotools/toolserver/server"
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // Exit codes.
@@ -44,7 +45,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // run is main without the process: it returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "serve"
 	if len(args) > 0 && (args[0] == "tools" || args[0] == "call") {
 		cmd, args = args[0], args[1:]
@@ -73,7 +74,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	m := metrics.New()
-	srv, closeRoot, err := build(cfg, m, log)
+	var tracer server.Tracer
+	if cmd == "serve" {
+		var stopTracing func()
+		tracer, stopTracing = startTracing(getenv, log)
+		defer stopTracing()
+	}
+	srv, closeRoot, err := build(cfg, m, tracer, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "toolserver:", err)
 		return exitUsage

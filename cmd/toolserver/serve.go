@@ -23,8 +23,9 @@ import (
 
 // build checks the configuration and returns a server with every tool
 // registered, and the function that closes the root when the server is
-// done with it. The server reports its calls to m.
-func build(cfg *config, m *metrics.Metrics, log zerolog.Logger) (*server.Server, func() error, error) {
+// done with it. The server reports its calls to m, and their spans to
+// tracer unless it is nil.
+func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Logger) (*server.Server, func() error, error) {
 	if cfg.root == "" {
 		return nil, nil, fmt.Errorf("--root is required: the folder the tools may work in")
 	}
@@ -82,6 +83,7 @@ func build(cfg *config, m *metrics.Metrics, log zerolog.Logger) (*server.Server,
 		ToolTimeout:     cfg.toolTimeout,
 		MaxRepeats:      cfg.maxRepeats,
 		Observer:        m,
+		Tracer:          tracer,
 		Roots: func(ctx context.Context, paths []string, err error) {
 			if err != nil {
 				sandbox.Deny()
