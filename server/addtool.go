@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"time"
+	"unsafe"
 
 	"github.com/stdiotools/toolserver/schemagen"
 	"github.com/stdiotools/toolserver/security"
@@ -78,7 +79,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		}
 		start := time.Now()
 		call.stageBegin("execute")
-		o, tries, err := retry(ctx, attempts(spec), s.sleep, func() (Out, error) { return h(ctx, call, v) })
+		o, tries, err := retry(ctx, attempts(spec), s.sleep, h, call, v)
 		call.attempts.Store(int32(tries))
 		var res *CallToolResult
 		if err != nil {
@@ -136,7 +137,18 @@ func structured(name string, o any) *CallToolResult {
 	if cp, ok := o.(ContentProvider); ok {
 		return &CallToolResult{Content: cp.Content(), StructuredContent: json.RawMessage(b)}
 	}
-	return &CallToolResult{Content: []Content{TextContent(string(b))}, StructuredContent: json.RawMessage(b)}
+	// The result and its one text block in one allocation, the text
+	// sharing the JSON's bytes, which nothing writes to after this.
+	r := &textResult{}
+	r.block[0] = TextContent(unsafe.String(unsafe.SliceData(b), len(b)))
+	r.res.Content, r.res.StructuredContent = r.block[:], json.RawMessage(b)
+	return &r.res
+}
+
+// textResult is a result with one text block, allocated together.
+type textResult struct {
+	res   CallToolResult
+	block [1]Content
 }
 
 // internalError marks an error whose text is for the log only.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -107,8 +108,8 @@ func (s *session) startCall(env envelope) {
 		refused = s.limiter.admit()
 	}
 	var tickets []*ticket
-	if n, ok := decodeString(name); ok && refused == "" {
-		if t := s.srv.tools.byName[n]; t != nil && t.spec.Level != security.Read {
+	if refused == "" {
+		if t, _, _ := s.srv.tools.lookup(name); t != nil && t.spec.Level != security.Read {
 			tickets = s.paths.enqueue(pathKeys(t, args))
 		}
 	}
@@ -286,7 +287,7 @@ func (s *Server) resolve(f callFields) (callRequest, *wireError) {
 	if nameRaw == nil {
 		return bad(`tools/call needs "name", the tool to run; available tools: %s`, names(s.tools.visible(max)))
 	}
-	name, ok := decodeString(nameRaw)
+	t, name, ok := s.tools.lookup(nameRaw)
 	if !ok {
 		return bad(`"name" must be a string, got %s`, jsonKind(nameRaw[0]))
 	}
@@ -310,7 +311,7 @@ func (s *Server) resolve(f callFields) (callRequest, *wireError) {
 			}
 		}
 	}
-	req.tool = s.tools.byName[name]
+	req.tool = t
 	switch {
 	case req.tool == nil:
 		return bad("unknown tool %q; available tools: %s", shortenString(name, 40), names(s.tools.visible(max)))
@@ -349,14 +350,11 @@ func (s *Server) execute(ctx context.Context, t *tool, call *Call, args json.Raw
 // refuse with a JSON-RPC error (an unknown tool, arguments that are not an
 // object); everything else is in the result.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*CallToolResult, error) {
-	params, err := json.Marshal(struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments,omitempty"`
-	}{name, args})
-	if err != nil {
+	args = bytes.TrimSpace(args)
+	if len(args) > 0 && !json.Valid(args) {
 		return nil, fmt.Errorf("call %s: arguments are not valid JSON", name)
 	}
-	req, werr := s.resolve(callMembers(params))
+	req, werr := s.resolve(callFields{given: true, name: appendString(nil, name), args: args})
 	if werr != nil {
 		return nil, errors.New(werr.message)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -107,7 +108,7 @@ func parseEnvelope(line []byte) (envelope, *wireError) {
 	if jsonrpcRaw == nil {
 		return fail(`the "jsonrpc" member is missing; add "jsonrpc":"2.0"`)
 	}
-	if s, ok := decodeString(jsonrpcRaw); !ok || s != "2.0" {
+	if s, ok := viewString(jsonrpcRaw); !ok || s != "2.0" {
 		return fail(fmt.Sprintf(`"jsonrpc" must be "2.0", got %s`, shorten(jsonrpcRaw, 24)))
 	}
 	if idErr != "" {
@@ -127,7 +128,7 @@ func parseEnvelope(line []byte) (envelope, *wireError) {
 		env.kind = kindResponse
 		return env, nil
 	}
-	method, ok := decodeString(methodRaw)
+	method, ok := viewString(methodRaw)
 	if !ok {
 		return fail(fmt.Sprintf(`"method" must be a string, got %s`, jsonKind(methodRaw[0])))
 	}
@@ -210,6 +211,20 @@ func decodeString(raw []byte) (string, bool) {
 	return s, true
 }
 
+// viewString is decodeString for a string that is only looked at while
+// raw lives: without escapes, the usual case, the string shares raw's
+// bytes instead of copying them. raw must never change afterwards, which
+// holds for a message line: each is read into bytes of its own.
+func viewString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return decodeString(raw)
+	}
+	if len(raw) == 2 {
+		return "", true
+	}
+	return unsafe.String(&raw[1], len(raw)-2), true
+}
+
 // shorten returns raw as text of at most n runes, marking a cut with "…".
 func shorten(raw []byte, n int) string {
 	if utf8.RuneCount(raw) <= n {
@@ -283,7 +298,8 @@ func firstNonSpace(b []byte) int {
 
 // objectMembers splits a valid JSON object into its top-level members
 // without decoding the values. Names are compared exactly, unlike
-// encoding/json's case-insensitive field matching.
+// encoding/json's case-insensitive field matching. A name shares obj's
+// bytes (see viewString): compare it, do not keep it.
 func objectMembers(obj []byte) []member {
 	out := make([]member, 0, 8) // a request has at most six members we read
 	i := firstNonSpace(obj) + 1 // past '{'
@@ -296,7 +312,7 @@ func objectMembers(obj []byte) []member {
 			i = skipSpace(obj, i+1)
 		}
 		end := skipValue(obj, i)
-		name, _ := decodeString(obj[i:end])
+		name, _ := viewString(obj[i:end])
 		i = skipSpace(obj, end)
 		i = skipSpace(obj, i+1) // past ':'
 		vend := skipValue(obj, i)

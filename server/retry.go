@@ -50,14 +50,15 @@ func attempts(spec ToolSpec) int {
 	return defaultAttempts
 }
 
-// retry runs try until it succeeds, fails for good, or has been tried
+// retry runs h on in until it succeeds, fails for good, or has been tried
 // max times, waiting between tries with sleep. It returns the last
-// result, the number of tries and the last error.
-func retry[T any](ctx context.Context, max int, sleep func(context.Context, time.Duration) error, try func() (T, error)) (T, int, error) {
+// result, the number of tries and the last error. It takes the handler and
+// its arguments rather than a closure over them, which would cost an
+// allocation on every call.
+func retry[In, Out any](ctx context.Context, max int, sleep func(context.Context, time.Duration) error, h Handler[In, Out], call *Call, in In) (Out, int, error) {
 	for n := 1; ; n++ {
-		v, err := try()
-		var te *transientError
-		if err == nil || !errors.As(err, &te) || n >= max {
+		v, err := h(ctx, call, in)
+		if err == nil || n >= max || !isTransient(err) {
 			return v, n, err
 		}
 		d := retryBase << (n - 1)
@@ -78,4 +79,12 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// isTransient reports whether err was marked with [Transient]. It is
+// apart from retry so that the target of errors.As, which escapes, is
+// allocated only when a call has failed.
+func isTransient(err error) bool {
+	var te *transientError
+	return errors.As(err, &te)
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -121,6 +122,22 @@ func validToolName(name string) bool {
 }
 
 // add registers t after checking its definition.
+// lookup finds the tool a raw JSON string names. It returns the name as
+// well, decoded, and ok false when raw is not a string. A name without
+// escapes, the usual case, is looked up without a copy.
+func (r *registry) lookup(raw []byte) (t *tool, name string, ok bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		if t := r.byName[string(raw[1:len(raw)-1])]; t != nil {
+			return t, t.spec.Name, true
+		}
+	}
+	name, ok = decodeString(raw)
+	if !ok {
+		return nil, "", false
+	}
+	return r.byName[name], name, true
+}
+
 func (r *registry) add(t *tool) error {
 	name := t.spec.Name
 	switch {
