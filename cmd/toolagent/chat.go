@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// message is one message of an OpenAI-compatible chat.
+type message struct {
+	Role       string     `json:"role"`
+	Content    *string    `json:"content"` // null for an assistant message with only tool calls
+	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// text returns a message content pointer for s.
+func text(s string) *string { return &s }
+
+// toolCall is a call of a function by the model.
+type toolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"` // "function"
+	Function functionCall `json:"function"`
+}
+
+// functionCall names the function and carries its arguments as a JSON
+// text, as the API does.
+type functionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// chatTool offers one MCP tool to the model as a function.
+type chatTool struct {
+	Type     string       `json:"type"` // "function"
+	Function chatFunction `json:"function"`
+}
+
+type chatFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// chatRequest is the body of POST /chat/completions.
+type chatRequest struct {
+	Model    string     `json:"model"`
+	Messages []message  `json:"messages"`
+	Tools    []chatTool `json:"tools,omitempty"`
+	Stream   bool       `json:"stream"`
+}
+
+// reply is the model's answer to one request, assembled from its stream.
+type reply struct {
+	Content      string
+	Calls        []*streamedCall
+	FinishReason string
+}
+
+// chatClient talks to an OpenAI-compatible endpoint.
+type chatClient struct {
+	baseURL, apiKey, model string
+	http                   *http.Client
+}
+
+// complete sends the conversation and reads the streamed answer. Each
+// piece of a tool call's arguments goes to the call's incremental parser
+// as it arrives, and watch sees the call after every piece.
+func (c *chatClient) complete(ctx context.Context, msgs []message, tools []chatTool, watch func(*streamedCall)) (*reply, error) {
+	body, err := json.Marshal(chatRequest{Model: c.model, Messages: msgs, Tools: tools, Stream: true})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request: %w", err)
+	}
+	url := strings.TrimSuffix(c.baseURL, "/") + "/chat/completions"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("the model endpoint %q: %w", c.baseURL, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	if c.apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("asking the model: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
+		return nil, fmt.Errorf("the model endpoint answered %s: %s", resp.Status, apiError(b))
+	}
+	return readStream(resp.Body, watch)
+}
+
+// apiError picks the message out of an error body, or returns the body.
+func apiError(b []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(b, &e) == nil && e.Error.Message != "" {
+		return e.Error.Message
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// chunk is one event of a streamed chat completion.
+type chunk struct {
+	Choices []struct {
+		Delta struct {
+			Content   string `json:"content"`
+			ToolCalls []struct {
+				Index    int    `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Error *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// errNoDone is a stream that ended without its [DONE] event or a finish
+// reason: the answer may be cut off.
+var errNoDone = errors.New("the stream ended before the model finished")
+
+// readStream assembles a reply from the events of a streamed completion.
+func readStream(r io.Reader, watch func(*streamedCall)) (*reply, error) {
+	sse := newSSEReader(r)
+	rep := &reply{}
+	var content strings.Builder
+	finished := false
+	for {
+		data, err := sse.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the model's stream: %w", err)
+		}
+		if string(bytes.TrimSpace(data)) == "[DONE]" {
+			finished = true
+			break
+		}
+		var ch chunk
+		if err := json.Unmarshal(data, &ch); err != nil {
+			return nil, fmt.Errorf("the model's stream sent an event that is not JSON: %.80q", data)
+		}
+		if ch.Error != nil {
+			return nil, fmt.Errorf("the model's stream reported an error: %s", ch.Error.Message)
+		}
+		for _, choice := range ch.Choices {
+			content.WriteString(choice.Delta.Content)
+			for _, d := range choice.Delta.ToolCalls {
+				for len(rep.Calls) <= d.Index {
+					rep.Calls = append(rep.Calls, newStreamedCall())
+				}
+				sc := rep.Calls[d.Index]
+				sc.add(d.ID, d.Function.Name, d.Function.Arguments)
+				if watch != nil {
+					watch(sc)
+				}
+			}
+			if choice.FinishReason != nil && *choice.FinishReason != "" {
+				rep.FinishReason = *choice.FinishReason
+				finished = true
+			}
+		}
+	}
+	rep.Content = content.String()
+	for _, sc := range rep.Calls {
+		sc.close()
+	}
+	if !finished {
+		rep.FinishReason = "cut"
+		if len(rep.Calls) == 0 && rep.Content == "" {
+			return nil, errNoDone
+		}
+	}
+	return rep, nil
+}
