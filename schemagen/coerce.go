@@ -17,8 +17,13 @@ type checker struct {
 	input    bool
 	root     *node // the arguments object's node, for ordering problems
 	problems []Problem
-	report   *Report  // nil: coercions are not recorded
-	keys     []string // sort keys of report.Coercions
+	// record says to record coercions and defaults for the Report. They
+	// are kept here rather than in a *Report, whose address would make
+	// the Report escape to the heap on every call.
+	record    bool
+	coercions []Coercion
+	keys      []string // sort keys of coercions
+	defaults  []string // paths given their default, in schema order
 }
 
 // add records a problem about the value at path at.
@@ -46,10 +51,10 @@ func (c *checker) rank(at path) int {
 
 // coerced records that the value at path at, sent as from, became to.
 func (c *checker) coerced(at path, from any, to string) {
-	if c.report == nil {
+	if !c.record {
 		return
 	}
-	c.report.Coercions = append(c.report.Coercions, Coercion{Path: formatPath(at), From: shortValue(from), To: to})
+	c.coercions = append(c.coercions, Coercion{Path: formatPath(at), From: shortValue(from), To: to})
 	c.keys = append(c.keys, pathSortKey(at))
 }
 
@@ -98,11 +103,12 @@ func (c *checker) walk(n *node, v any, at path) any {
 			}
 			c.coerced(at, v, "array")
 			arr = []any{v}
+			v = arr
 		}
 		for i := range arr {
 			arr[i] = c.walk(n.elem, arr[i], at.at(i))
 		}
-		return arr
+		return v // the elements changed in place; boxing arr again would allocate
 	case jObject:
 		obj, ok := v.(map[string]any)
 		if !ok {

@@ -38,26 +38,25 @@ func (s *Schema) Decode(args json.RawMessage, dst any) (Report, error) {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != s.typ {
 		return Report{}, fmt.Errorf("schemagen: Decode: dst must be a non-nil *%s, got %T", s.typ, dst)
 	}
-	validator, err := s.compiled()
-	if err != nil {
-		return Report{}, fmt.Errorf("schemagen: Decode: compile the schema of %s: %w", s.typ, err)
-	}
 	obj, p := parseArgs(args)
 	if p != nil {
 		return Report{}, &Errors{Problems: []Problem{*p}}
 	}
-	var report Report
-	c := checker{input: s.input, root: s.root, report: &report}
-	c.walk(s.root, obj, make(path, 0, 8))
-	c.validate(validator, s.root, obj, nil)
+	c := checker{input: s.input, root: s.root, record: true}
+	// The stages use one path buffer in turn; none keeps a path.
+	buf := make(path, 0, 8)
+	c.walk(s.root, obj, buf)
+	c.validate(s.root, obj, buf)
+	report := Report{Coercions: c.coercions}
 	report.sortCoercions(c.keys)
 	if len(c.problems) > 0 {
 		return report, newErrors(c.problems)
 	}
 	target := rv.Elem()
-	d := decoder{checker: &c, report: &report}
+	d := decoder{checker: &c}
 	value := reflect.New(s.typ).Elem()
-	d.assign(s.root, obj, value, make(path, 0, 8))
+	d.assign(s.root, obj, value, buf)
+	report.Defaults = c.defaults
 	if len(c.problems) > 0 {
 		return report, newErrors(c.problems)
 	}
@@ -88,7 +87,6 @@ func hookErrors(err error) *Errors {
 // decoder sets Go values from validated arguments.
 type decoder struct {
 	*checker
-	report *Report
 }
 
 // assign sets rv, a settable value of n's Go type (with its pointers), from
@@ -209,8 +207,8 @@ func (d *decoder) object(n *node, obj map[string]any, rv reflect.Value, at path)
 		child := at.key(f.name)
 		if !present {
 			fv = cloneJSON(f.def) // decoding may convert it in place
-			if d.report != nil {
-				d.report.Defaults = append(d.report.Defaults, formatPath(child))
+			if d.record {
+				d.defaults = append(d.defaults, formatPath(child))
 			}
 		}
 		d.assign(f.node, fv, rv.FieldByIndex(f.index), child)

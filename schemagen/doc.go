@@ -118,12 +118,19 @@
 // a one-element array when it would be a valid element), and null for an
 // optional property (dropped, as if absent). An array is never unwrapped.
 //
-// Validation then runs the generated schema itself, compiled once with
-// github.com/santhosh-tekuri/jsonschema/v6, so what the model reads is what
-// is enforced, followed by the character classes and the range of the Go
-// type (a value beyond int64 for an int64 field, say). Floats never accept
-// NaN or infinities: JSON cannot carry them, strings such as "NaN" are not
-// coerced, and numbers beyond the float's range are refused.
+// Validation then walks the same tree of nodes the schema document was
+// written from, applying each keyword of the document as JSON Schema
+// 2020-12 does, so what the model reads is what is enforced: types (2.0
+// and 1e3 are integers), enums (1 equals 1.0), bounds compared exactly
+// with the literal sent, lengths in characters, patterns, the date-time
+// format of RFC 3339, required and unknown properties. A differential
+// test and fuzz target check that it agrees with an independent JSON
+// Schema 2020-12 validator, github.com/santhosh-tekuri/jsonschema/v6,
+// which the tests alone use. The character classes and the range of the
+// Go type (a value beyond int64 for an int64 field, say) are checked
+// besides. Floats never accept NaN or infinities: JSON cannot carry them,
+// strings such as "NaN" are not coerced, and numbers beyond the float's
+// range are refused.
 //
 // Valid arguments are decoded into a fresh value: defaults fill the absent
 // properties of every object that was sent, integers are parsed exactly

@@ -1,7 +1,6 @@
 package schemagen
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -10,14 +9,9 @@ import (
 	"unicode/utf8"
 
 	invopop "github.com/invopop/jsonschema"
-	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/stdiotools/toolserver/security"
 )
-
-// documentURL names the generated schema inside the validator's compiler.
-// Nothing is ever loaded from it.
-const documentURL = "mem:///arguments.schema.json"
 
 // document reflects t with invopop/jsonschema, then sets every keyword that
 // comes from tags (descriptions, defaults, enums, bounds, patterns, required
@@ -96,13 +90,6 @@ func annotate(s *invopop.Schema, n *node, input bool) error {
 				return err
 			}
 			annotateField(sub, f, input)
-			if f.hasDefault {
-				b, err := json.Marshal(sub)
-				if err != nil {
-					return fmt.Errorf("field %s: encoding its schema: %w", f.goPath, err)
-				}
-				f.schema = b
-			}
 			props.Set(f.name, sub)
 			if f.required {
 				required = append(required, f.name)
@@ -116,10 +103,6 @@ func annotate(s *invopop.Schema, n *node, input bool) error {
 			return err
 		}
 		s.MinItems, s.MaxItems = n.minItems, n.maxItems
-		if n.goType.Kind() == reflect.Array {
-			size := uint64(n.goType.Len())
-			s.MinItems, s.MaxItems = &size, &size
-		}
 	case jMap:
 		if s.AdditionalProperties == nil && n.elem.kind == jAny {
 			// map[string]any: every value is allowed.
@@ -229,24 +212,4 @@ func describeClasses(desc string, n *node) string {
 		return expand(text(msgDescOnly, English), &Problem{Detail: note}, English)
 	}
 	return expand(text(msgDescNote, English), &Problem{Detail: desc, Limit: note}, English)
-}
-
-// compile compiles a schema document with santhosh-tekuri/jsonschema, as
-// JSON Schema 2020-12 with formats asserted.
-func compile(doc []byte) (*santhosh.Schema, error) {
-	v, err := santhosh.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
-		return nil, fmt.Errorf("reading the generated schema: %w", err)
-	}
-	c := santhosh.NewCompiler()
-	c.DefaultDraft(santhosh.Draft2020)
-	c.AssertFormat()
-	if err := c.AddResource(documentURL, v); err != nil {
-		return nil, fmt.Errorf("loading the generated schema: %w", err)
-	}
-	sch, err := c.Compile(documentURL)
-	if err != nil {
-		return nil, fmt.Errorf("compiling the generated schema: %w", err)
-	}
-	return sch, nil
 }

@@ -2,6 +2,7 @@ package schemagen
 
 import (
 	"reflect"
+	"regexp"
 
 	"github.com/stdiotools/toolserver/security"
 )
@@ -64,10 +65,12 @@ type node struct {
 	// jMap: the class of the keys (input schemas only).
 	keyClass security.CharClass
 
-	// jString: the class checked on input ("" when not checked) and whether
-	// the schema's pattern is the author's rather than the class's.
+	// jString: the class checked on input ("" when not checked), and the
+	// author's pattern, which replaces the class's in the schema, compiled
+	// once at registration.
 	class       security.CharClass
 	userPattern string
+	pattern     *regexp.Regexp
 
 	// jString, jInteger, jNumber: allowed values, as JSON values.
 	enum []any
@@ -79,7 +82,8 @@ type node struct {
 	bits     int
 	unsigned bool
 
-	// Lengths (jString) and item counts (jArray); nil when absent.
+	// Lengths (jString) and item counts (jArray, both set to the length of
+	// a fixed-size array); nil when absent.
 	minLength, maxLength, minItems, maxItems *uint64
 }
 
@@ -93,8 +97,7 @@ type field struct {
 
 	description string
 	hasDefault  bool
-	def         any    // the default as a JSON value (string, json.Number, bool, []any, map[string]any)
-	schema      []byte // the property's schema on its own, kept to check the default
+	def         any // the default as a JSON value (string, json.Number, bool, []any, map[string]any)
 }
 
 // field returns the property called name, or nil.
@@ -103,23 +106,6 @@ func (n *node) field(name string) *field {
 		return nil
 	}
 	return n.byName[name]
-}
-
-// child returns the node of the value at key (an object property or map
-// value) or at an array index, or nil when there is none.
-func (n *node) child(key string) *node {
-	if n == nil {
-		return nil
-	}
-	switch n.kind {
-	case jObject:
-		if f := n.byName[key]; f != nil {
-			return f.node
-		}
-	case jArray, jMap:
-		return n.elem
-	}
-	return nil
 }
 
 // names returns the property names of an object node in schema order.

@@ -84,29 +84,3 @@ func topKey(p path) (string, bool) {
 	}
 	return p[0].key, true
 }
-
-// locate follows a JSON pointer's tokens, as the validator reports them,
-// through the value v and the node n, which are found at path base. It
-// returns the path (in a new array), the value and the node found there;
-// the node is nil where the schema has none.
-func locate(tokens []string, v any, n *node, base path) (path, any, *node) {
-	at := append(make(path, 0, len(base)+len(tokens)+1), base...)
-	for _, tok := range tokens {
-		switch c := v.(type) {
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return at, nil, nil
-			}
-			at = at.at(i)
-			v = c[i]
-		case map[string]any:
-			at = at.key(tok)
-			v = c[tok]
-		default:
-			return at, nil, nil
-		}
-		n = n.child(tok)
-	}
-	return at, v, n
-}

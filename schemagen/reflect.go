@@ -205,6 +205,10 @@ func (b *builder) value(t reflect.Type, tags *fieldTags, goPath string) (*node, 
 				return nil, fmt.Errorf("field %s: minItems and maxItems do not apply to the fixed-length array %s", goPath, t)
 			}
 		}
+		if t.Kind() == reflect.Array {
+			size := uint64(t.Len())
+			n.minItems, n.maxItems = &size, &size
+		}
 		elem, err := b.value(t.Elem(), tags, goPath)
 		if err != nil {
 			return nil, err
@@ -288,10 +292,11 @@ func (b *builder) stringConstraints(n *node, tags *fieldTags) error {
 		return fmt.Errorf("field %s: minLength %d is greater than maxLength %d", tags.goPath, *n.minLength, *n.maxLength)
 	}
 	if p, ok := tags.get(tagPattern); ok {
-		if _, err := regexp.Compile(p); err != nil {
+		re, err := regexp.Compile(p)
+		if err != nil {
 			return fmt.Errorf("field %s: pattern %q is not a valid regular expression (RE2 syntax): %w", tags.goPath, p, err)
 		}
-		n.userPattern = p
+		n.userPattern, n.pattern = p, re
 	}
 	if v, ok := tags.get(tagEnum); ok {
 		seen := make(map[string]bool)

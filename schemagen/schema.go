@@ -4,23 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sync"
 
-	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stdiotools/toolserver/security"
 )
 
-// Schema is the generated JSON Schema of one Go struct type plus its
-// compiled validator. It is immutable and safe for concurrent use.
+// Schema is the generated JSON Schema of one Go struct type, with the tree
+// of nodes it was written from, which Decode validates against. It is
+// immutable and safe for concurrent use.
 type Schema struct {
 	typ   reflect.Type // the struct type
 	input bool
 	root  *node
 	doc   json.RawMessage
-
-	once       sync.Once
-	validator  *santhosh.Schema
-	compileErr error
 }
 
 // For builds the input Schema of T (generic convenience over New).
@@ -86,31 +81,10 @@ func build(t reflect.Type, input bool, fn string) (*Schema, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	s := &Schema{typ: st, input: input, root: root, doc: doc}
-	if input {
-		// Arguments are validated on every call: compile now, so that a
-		// definition the validator refuses fails registration.
-		if s.validator, err = compile(doc); err != nil {
-			return nil, wrap(err)
-		}
-	}
 	if err := checkDefaults(root); err != nil {
 		return nil, wrap(err)
 	}
-	return s, nil
-}
-
-// compiled returns the validator, compiling it on first use for an output
-// schema. Output schemas are published, not checked against on every
-// call, and compiling them would double the cost of registering a tool,
-// which every start of the server pays.
-func (s *Schema) compiled() (*santhosh.Schema, error) {
-	s.once.Do(func() {
-		if s.validator == nil {
-			s.validator, s.compileErr = compile(s.doc)
-		}
-	})
-	return s.validator, s.compileErr
+	return &Schema{typ: st, input: input, root: root, doc: doc}, nil
 }
 
 // JSON returns the schema document as compact JSON. It is built once; every
@@ -145,16 +119,13 @@ func checkDefaults(n *node) error {
 	return nil
 }
 
-// checkDefault validates and decodes the default of f without coercion.
+// checkDefault validates and decodes the default of f without coercion,
+// against the node of its own property.
 func checkDefault(f *field) error {
-	sch, err := compile(f.schema)
-	if err != nil {
-		return err
-	}
 	c := checker{}
 	base := path{}.key(f.name)
 	def := c.walk(f.node, cloneJSON(f.def), base)
-	c.validate(sch, f.node, def, base)
+	c.validate(f.node, def, base)
 	if len(c.problems) == 0 {
 		t := f.node.goType
 		if f.node.ptrs > 0 {

@@ -1,233 +1,242 @@
 package schemagen
 
 import (
+	"encoding/json"
 	"strconv"
-	"strings"
 	"unicode/utf8"
-
-	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// validate runs the compiled schema on v (whose node is n, found at path
-// base) and turns each failure into problems.
-func (c *checker) validate(sch *santhosh.Schema, n *node, v any, base path) {
-	err := sch.Validate(v)
-	if err == nil {
+// validate checks v, the value at path at after coercion, against node n.
+// It walks the same tree the schema document was written from and applies
+// each keyword the document holds for n as JSON Schema 2020-12 does, so
+// what a model reads in the schema is what is enforced. The order of the
+// checks is the standard one, including where a failure stops the rest: a
+// value of the wrong type, outside its enum or not a date-time is checked
+// no further.
+//
+// Two keywords of the document are left to walk, which runs first and
+// says which character is wrong: the pattern of a character class (unless
+// the field's own pattern replaced it) and the propertyNames of a map.
+//
+// Nothing is allocated unless a problem is found.
+func (c *checker) validate(n *node, v any, at path) {
+	if n == nil || n.kind.typeName() == "" {
+		return // any and json.RawMessage: every value
+	}
+	if v == nil && n.nullable {
+		// "type": [..., "null"] lets null through, but an enum, which
+		// lists no null, still refuses it.
+		if n.enum != nil {
+			c.add(enumProblem(n, v), at)
+		}
 		return
 	}
-	ve, ok := err.(*santhosh.ValidationError)
-	if !ok {
-		c.add(Problem{Kind: Other, Rule: "schema", msg: msgInvalid}, base)
+	if !hasType(n, v) {
+		c.add(typeProblem(n, v, at), at)
 		return
 	}
-	c.collect(ve, n, v, base)
-}
-
-// collect walks a validation error tree and adds a problem for each leaf.
-func (c *checker) collect(e *santhosh.ValidationError, root *node, v any, base path) {
-	if _, ok := e.ErrorKind.(*kind.PropertyNames); ok {
-		return // checkKey says which character of which key is wrong
-	}
-	if len(e.Causes) > 0 {
-		for _, cause := range e.Causes {
-			c.collect(cause, root, v, base)
-		}
+	if n.enum != nil && !inEnum(n, v) {
+		c.add(enumProblem(n, v), at)
 		return
 	}
-	at, val, n := locate(e.InstanceLocation, v, root, base)
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		for _, name := range k.Missing {
-			p := Problem{Kind: MissingRequired, Rule: "required", msg: msgMissing}
-			if f := n.field(name); f != nil {
-				p.Expected = f.node.kind.typeName()
-			}
-			c.add(p, at.key(name))
+	switch n.kind {
+	case jTime:
+		if s := v.(string); !isDateTime(s) {
+			c.add(Problem{Kind: OutOfRange, Rule: "format", msg: msgDateTime, Got: shortValue(s), GotType: "string"}, at)
 		}
-	case *kind.Type:
-		p := Problem{Kind: WrongType, Rule: "type", msg: msgWrongType,
-			Expected: strings.Join(k.Want, " or "), Got: shortValue(val), GotType: typeOfValue(val)}
-		if n != nil && n.kind.typeName() != "" {
-			p.Expected = n.kind.typeName()
+	case jString:
+		c.validateString(n, v.(string), at)
+	case jInteger, jNumber:
+		c.validateNumber(n, v.(json.Number), at)
+	case jArray:
+		c.validateArray(n, v.([]any), at)
+	case jObject:
+		c.validateObject(n, v.(map[string]any), at)
+	case jMap:
+		for k, e := range v.(map[string]any) {
+			c.validate(n.elem, e, at.key(k))
 		}
-		switch {
-		case len(at) == 0:
-			p.msg = msgNotObject
-		case val == nil:
-			p.msg = msgWrongTypeNull
-		}
-		c.add(p, at)
-	case *kind.Enum:
-		p := Problem{Kind: NotAllowed, Rule: "enum", msg: msgEnum, Got: shortValue(val), GotType: typeOfValue(val)}
-		for _, w := range k.Want {
-			p.Allowed = append(p.Allowed, shortValue(w))
-		}
-		c.add(p, at)
-	case *kind.Const:
-		c.add(Problem{Kind: NotAllowed, Rule: "const", msg: msgConst, Got: shortValue(val), GotType: typeOfValue(val),
-			Allowed: []string{shortValue(k.Want)}}, at)
-	case *kind.Minimum:
-		c.add(c.bound("minimum", msgMinimum, boundText(n, "minimum", k.Want.RatString()), val), at)
-	case *kind.Maximum:
-		c.add(c.bound("maximum", msgMaximum, boundText(n, "maximum", k.Want.RatString()), val), at)
-	case *kind.ExclusiveMinimum:
-		c.add(c.bound("exclusiveMinimum", msgExclusiveMinimum, boundText(n, "exclusiveMinimum", k.Want.RatString()), val), at)
-	case *kind.ExclusiveMaximum:
-		c.add(c.bound("exclusiveMaximum", msgExclusiveMaximum, boundText(n, "exclusiveMaximum", k.Want.RatString()), val), at)
-	case *kind.MinLength:
-		p := Problem{Kind: OutOfRange, Rule: "minLength", msg: msgMinLength, Limit: strconv.Itoa(k.Want), Count: k.Got,
-			Got: shortValue(val), GotType: "string"}
-		if k.Got == 0 && k.Want == 1 {
-			p.msg = msgNotEmpty
-		}
-		c.add(p, at)
-	case *kind.MaxLength:
-		c.add(Problem{Kind: OutOfRange, Rule: "maxLength", msg: msgMaxLength, Limit: strconv.Itoa(k.Want), Count: k.Got,
-			Got: shortValue(val), GotType: "string"}, at)
-	case *kind.MinItems:
-		p := Problem{Kind: OutOfRange, Rule: "minItems", msg: msgMinItems, Limit: strconv.Itoa(k.Want), Count: k.Got,
-			Got: shortValue(val), GotType: "array"}
-		if k.Got == 0 && k.Want == 1 {
-			p.msg = msgMinItems1
-		}
-		c.add(p, at)
-	case *kind.MaxItems:
-		c.add(Problem{Kind: OutOfRange, Rule: "maxItems", msg: msgMaxItems, Limit: strconv.Itoa(k.Want), Count: k.Got,
-			Got: shortValue(val), GotType: "array"}, at)
-	case *kind.Pattern:
-		if n != nil && n.userPattern == "" && n.class != "" {
-			return // the class pattern: checkChars says which character is wrong
-		}
-		c.add(Problem{Kind: OutOfRange, Rule: "pattern", msg: msgPattern, Limit: cut(k.Want, 40),
-			Got: shortValue(val), GotType: "string"}, at)
-	case *kind.Format:
-		p := Problem{Kind: OutOfRange, Rule: "format", msg: msgInvalid, Got: shortValue(val), GotType: typeOfValue(val)}
-		if k.Want == "date-time" {
-			p.msg = msgDateTime
-		}
-		c.add(p, at)
-	case *kind.AdditionalProperties:
-		for _, name := range k.Properties {
-			c.add(unknownArgument(n, val, name), at.key(name))
-		}
-	default:
-		c.add(Problem{Kind: Other, Rule: "schema", msg: msgInvalid}, at)
 	}
 }
 
-// bound builds the problem of a number outside a declared bound.
-func (c *checker) bound(rule string, id msgID, limit string, val any) Problem {
-	return Problem{Kind: OutOfRange, Rule: rule, msg: id, Limit: limit, Got: shortValue(val), GotType: typeOfValue(val)}
+// hasType reports whether v is of the JSON type of n. An integer is a
+// number without a fractional part, however it is written (2.0, 1e3).
+func hasType(n *node, v any) bool {
+	var ok bool
+	switch n.kind {
+	case jString, jTime, jBytes:
+		_, ok = v.(string)
+	case jBoolean:
+		_, ok = v.(bool)
+	case jNumber:
+		_, ok = v.(json.Number)
+	case jInteger:
+		var num json.Number
+		num, ok = v.(json.Number)
+		ok = ok && isIntegerLiteral(string(num))
+	case jObject, jMap:
+		_, ok = v.(map[string]any)
+	case jArray:
+		_, ok = v.([]any)
+	}
+	return ok
 }
 
-// boundText returns a bound as the tag wrote it, falling back to the
-// validator's exact value.
-func boundText(n *node, rule, fallback string) string {
-	if n != nil {
-		var s string
-		switch rule {
-		case "minimum":
-			s = n.minimum
-		case "maximum":
-			s = n.maximum
-		case "exclusiveMinimum":
-			s = n.exclusiveMinimum
-		case "exclusiveMaximum":
-			s = n.exclusiveMaximum
-		}
-		if s != "" {
-			return s
-		}
-	}
-	return fallback
-}
-
-// Limits on listing the allowed names in an unknown-argument message.
-const (
-	maxNamesListed    = 6
-	maxNamesListedLen = 60
-)
-
-// unknownArgument builds the problem of a property that object node n does
-// not declare; obj is the object it was sent in.
-func unknownArgument(n *node, obj any, name string) Problem {
-	p := Problem{Kind: UnknownArgument, Rule: "additionalProperties", msg: msgUnknown}
-	if n == nil || n.kind != jObject {
-		p.msg = msgUnknownMany
-		return p
-	}
-	sent, _ := obj.(map[string]any)
-	listLen := 0
-	for _, f := range n.fields {
-		p.Allowed = append(p.Allowed, `"`+f.name+`"`)
-		listLen += len(f.name) + 4
-	}
-	best, bestDist := "", -1
-	for _, f := range n.fields {
-		if _, taken := sent[f.name]; taken {
-			continue
-		}
-		if d := nameDistance(name, f.name); d >= 0 && (bestDist < 0 || d < bestDist) {
-			best, bestDist = f.name, d
-		}
-	}
+// typeProblem builds the problem of v, at path at, not being of n's type.
+func typeProblem(n *node, v any, at path) Problem {
+	p := Problem{Kind: WrongType, Rule: "type", msg: msgWrongType, Expected: n.kind.typeName(),
+		Got: shortValue(v), GotType: typeOfValue(v)}
 	switch {
-	case len(n.fields) == 0:
-		p.msg = msgUnknownNone
-	case best != "":
-		p.msg, p.Suggest = msgUnknownSuggest, best
-	case len(n.fields) > maxNamesListed || listLen > maxNamesListedLen:
-		p.msg = msgUnknownMany
+	case len(at) == 0:
+		p.msg = msgNotObject
+	case v == nil:
+		p.msg = msgWrongTypeNull
 	}
 	return p
 }
 
-// nameDistance returns how far an unknown argument name is from a declared
-// one, or -1 when they are too different to suggest. Case, '_' and '-' do
-// not count; otherwise it is the edit distance, up to one edit per three
-// characters of the declared name (at most two).
-func nameDistance(got, want string) int {
-	norm := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r == '_' || r == '-' {
-				return -1
+// inEnum reports whether v equals one of n's enum values: strings
+// exactly, numbers by value (1 equals 1.0 and 1e0).
+func inEnum(n *node, v any) bool {
+	switch x := v.(type) {
+	case string:
+		for _, w := range n.enum {
+			if s, ok := w.(string); ok && s == x {
+				return true
 			}
-			return r
-		}, strings.ToLower(s))
+		}
+	case json.Number:
+		d, ok := parseDecimal(string(x))
+		if !ok {
+			return false
+		}
+		for _, w := range n.enum {
+			if num, isNum := w.(json.Number); isNum {
+				if e, ok := parseDecimal(string(num)); ok && d.compare(&e) == 0 {
+					return true
+				}
+			}
+		}
 	}
-	g, w := norm(got), norm(want)
-	if g == w {
-		return 0
-	}
-	limit := min(2, utf8.RuneCountInString(w)/3)
-	if limit == 0 {
-		return -1
-	}
-	d := editDistance([]rune(g), []rune(w))
-	if d > limit {
-		return -1
-	}
-	return d
+	return false
 }
 
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+// enumProblem builds the problem of v not being one of n's enum values.
+func enumProblem(n *node, v any) Problem {
+	p := Problem{Kind: NotAllowed, Rule: "enum", msg: msgEnum, Got: shortValue(v), GotType: typeOfValue(v),
+		Allowed: make([]string, 0, len(n.enum))}
+	for _, w := range n.enum {
+		p.Allowed = append(p.Allowed, shortValue(w))
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
+	return p
+}
+
+// validateString checks the length of s in characters (code points, so
+// an emoji counts once) and the field's own pattern, which may match
+// anywhere in s unless it is anchored.
+func (c *checker) validateString(n *node, s string, at path) {
+	if n.minLength != nil || n.maxLength != nil {
+		count := utf8.RuneCountInString(s)
+		if limit := n.minLength; limit != nil && uint64(count) < *limit {
+			p := Problem{Kind: OutOfRange, Rule: "minLength", msg: msgMinLength, Limit: strconv.FormatUint(*limit, 10),
+				Count: count, Got: shortValue(s), GotType: "string"}
+			if count == 0 && *limit == 1 {
+				p.msg = msgNotEmpty
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			c.add(p, at)
 		}
-		prev, cur = cur, prev
+		if limit := n.maxLength; limit != nil && uint64(count) > *limit {
+			c.add(Problem{Kind: OutOfRange, Rule: "maxLength", msg: msgMaxLength, Limit: strconv.FormatUint(*limit, 10),
+				Count: count, Got: shortValue(s), GotType: "string"}, at)
+		}
 	}
-	return prev[len(b)]
+	if n.pattern != nil && !n.pattern.MatchString(s) {
+		c.add(Problem{Kind: OutOfRange, Rule: "pattern", msg: msgPattern, Limit: cut(n.userPattern, 40),
+			Got: shortValue(s), GotType: "string"}, at)
+	}
+}
+
+// validateNumber compares num with each bound of n, exactly: the literal
+// with the bound as written, digit by digit, never through a float.
+func (c *checker) validateNumber(n *node, num json.Number, at path) {
+	bounds := [...]struct {
+		rule  string
+		id    msgID
+		limit string
+	}{
+		{"minimum", msgMinimum, n.minimum},
+		{"maximum", msgMaximum, n.maximum},
+		{"exclusiveMinimum", msgExclusiveMinimum, n.exclusiveMinimum},
+		{"exclusiveMaximum", msgExclusiveMaximum, n.exclusiveMaximum},
+	}
+	for _, b := range bounds {
+		if b.limit == "" {
+			continue
+		}
+		r, ok := compareLiterals(string(num), b.limit)
+		if !ok {
+			continue
+		}
+		var crossed bool
+		switch b.id {
+		case msgMinimum:
+			crossed = r < 0
+		case msgMaximum:
+			crossed = r > 0
+		case msgExclusiveMinimum:
+			crossed = r <= 0
+		case msgExclusiveMaximum:
+			crossed = r >= 0
+		}
+		if crossed {
+			c.add(Problem{Kind: OutOfRange, Rule: b.rule, msg: b.id, Limit: b.limit,
+				Got: shortValue(num), GotType: typeOfValue(num)}, at)
+		}
+	}
+}
+
+// validateArray checks the number of items, then each item.
+func (c *checker) validateArray(n *node, arr []any, at path) {
+	count := uint64(len(arr))
+	if limit := n.minItems; limit != nil && count < *limit {
+		p := Problem{Kind: OutOfRange, Rule: "minItems", msg: msgMinItems, Limit: strconv.FormatUint(*limit, 10),
+			Count: len(arr), Got: shortValue(arr), GotType: "array"}
+		if count == 0 && *limit == 1 {
+			p.msg = msgMinItems1
+		}
+		c.add(p, at)
+	}
+	if limit := n.maxItems; limit != nil && count > *limit {
+		c.add(Problem{Kind: OutOfRange, Rule: "maxItems", msg: msgMaxItems, Limit: strconv.FormatUint(*limit, 10),
+			Count: len(arr), Got: shortValue(arr), GotType: "array"}, at)
+	}
+	for i, e := range arr {
+		c.validate(n.elem, e, at.at(i))
+	}
+}
+
+// validateObject checks the required properties, each declared property
+// sent, and that nothing else was sent ("additionalProperties": false).
+func (c *checker) validateObject(n *node, obj map[string]any, at path) {
+	declared := 0
+	for _, f := range n.fields {
+		fv, present := obj[f.name]
+		if !present {
+			if f.required {
+				c.add(Problem{Kind: MissingRequired, Rule: "required", msg: msgMissing,
+					Expected: f.node.kind.typeName()}, at.key(f.name))
+			}
+			continue
+		}
+		declared++
+		c.validate(f.node, fv, at.key(f.name))
+	}
+	if declared == len(obj) {
+		return
+	}
+	for name := range obj {
+		if n.byName[name] == nil {
+			c.add(unknownArgument(n, obj, name), at.key(name))
+		}
+	}
 }
