@@ -56,8 +56,8 @@ const (
 // config holds the command line.
 type config struct {
 	root, server, script, system string
-	maxSteps, resultBudget      int
-	textTools                   bool
+	maxSteps, resultBudget       int
+	textTools                    bool
 }
 
 // run is main without the process.
@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("toolagent", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.root, "root", "", "the folder toolserver works in (passed as its --root)")
-	fs.StringVar(&cfg.server, "server", "", `the MCP server command, split on spaces (default "toolserver --root ROOT")`)
+	fs.StringVar(&cfg.server, "server", "", `the MCP server command, split on spaces (default "toolserver --root ROOT --log-level warn")`)
 	fs.StringVar(&cfg.script, "script", "", "a JSON file of canned model answers to run offline instead of a real model")
 	fs.StringVar(&cfg.system, "system", "", "a system message for the model")
 	fs.IntVar(&cfg.maxSteps, "max-steps", 10, "the most requests to the model")
@@ -178,7 +178,8 @@ func serverCommand(cfg *config) ([]string, error) {
 		}
 		bin = p
 	}
-	return []string{bin, "--root", cfg.root}, nil
+	// Only the server's warnings: its info lines would bury the progress lines.
+	return []string{bin, "--root", cfg.root, "--log-level", "warn"}, nil
 }
 
 func fileExists(p string) bool {
