@@ -135,6 +135,8 @@ func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *con
 		defer closeMetrics()
 	}
 	log.Info().Str("version", version()).Msg("serving MCP on stdio")
+	stdin, restore := pollable(stdin)
+	defer restore()
 	if err := srv.Serve(ctx, stdin, stdout); err != nil {
 		log.Error().Err(err).Msg("stopped")
 		return exitToolError
