@@ -3,7 +3,6 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"strconv"
 	"testing"
@@ -44,42 +43,4 @@ func BenchmarkServePing(b *testing.B) {
 	if err := srv.Serve(context.Background(), &in, io.Discard); err != nil {
 		b.Fatal(err)
 	}
-}
-
-type echoArgs struct {
-	Text string `json:"text" chars:"text" description:"t"`
-}
-
-type echoOut struct {
-	Text string `json:"text" description:"t"`
-}
-
-// BenchmarkEngine compares a trivial handler called directly with the same
-// handler called through the engine (validation, timeout, retry loop,
-// result encoding) by CallTool: the difference is the engine's cost.
-func BenchmarkEngine(b *testing.B) {
-	h := func(ctx context.Context, call *server.Call, in echoArgs) (echoOut, error) {
-		return echoOut(in), nil
-	}
-	b.Run("handler", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			if _, err := h(context.Background(), nil, echoArgs{Text: "hi"}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("engine", func(b *testing.B) {
-		srv := server.New(server.Options{})
-		if err := server.AddTool(srv, server.ToolSpec{Name: "echo", Description: "d"}, h); err != nil {
-			b.Fatal(err)
-		}
-		args := json.RawMessage(`{"text":"hi"}`)
-		b.ReportAllocs()
-		for range b.N {
-			if res, err := srv.CallTool(context.Background(), "echo", args); err != nil || res.IsError {
-				b.Fatal(err, res)
-			}
-		}
-	})
 }

@@ -49,7 +49,8 @@ func callMembers(params json.RawMessage) callFields {
 	if len(params) == 0 || params[0] != '{' {
 		return f
 	}
-	for _, m := range objectMembers(params) {
+	var buf [8]member
+	for _, m := range appendMembers(buf[:0], params) {
 		switch m.name {
 		case "name":
 			f.name = m.value
@@ -84,45 +85,36 @@ type callRequest struct {
 // that is the back-pressure that bounds a session's memory.
 func (s *session) startCall(env envelope) {
 	s.slots <- struct{}{}
-	ctx, cancel := context.WithCancel(s.base)
-	fl := &inflight{cancel: cancel}
+	p := &pending{sess: s, env: env}
+	p.ctx, p.fl.cancel = context.WithCancel(s.base)
 	s.mu.Lock()
 	_, dup := s.inflight[env.key]
 	if !dup {
-		s.inflight[env.key] = fl
+		s.inflight[env.key] = &p.fl
 	}
 	s.mu.Unlock()
 	if dup {
 		<-s.slots
-		cancel()
+		p.fl.cancel()
 		s.writeError(env.id, jsonrpc2.CodeInvalidRequest, fmt.Sprintf(
 			"Invalid Request: id %s belongs to a call still in progress; use a new id for each request", shorten(env.id, 24)))
 		return
 	}
 	// Here in the reader, in arrival order: the loop guard, the limits,
 	// and a place in line for each path a write names.
-	fields := callMembers(env.params)
-	name, args := fields.name, fields.args
-	refused := s.guard.observe(name, args)
-	if refused == "" {
-		refused = s.limiter.admit()
+	p.fields = callMembers(env.params)
+	name, args := p.fields.name, p.fields.args
+	p.refused = s.guard.observe(name, args)
+	if p.refused == "" {
+		p.refused = s.limiter.admit()
 	}
-	var tickets []*ticket
-	if refused == "" {
+	if p.refused == "" {
 		if t, _, _ := s.srv.tools.lookup(name); t != nil && t.spec.Level != security.Read {
-			tickets = s.paths.enqueue(pathKeys(t, args))
+			p.tickets = s.paths.enqueue(pathKeys(t, args))
 		}
 	}
 	s.running.Add(1)
-	s.run(func() {
-		defer func() {
-			s.paths.release(tickets)
-			cancel()
-			<-s.slots
-			s.running.Done()
-		}()
-		s.runCall(ctx, env, fields, fl, refused, tickets)
-	})
+	s.run(p)
 	if s.stream.r.Buffered() == 0 {
 		// The reader is about to block in read(2), holding its P; with one
 		// CPU the call would then wait for the runtime to take the P back
@@ -141,14 +133,59 @@ func (s *session) withoutSlot(wait func()) {
 	wait()
 }
 
+// pending is one tools/call from the moment the reader takes it up to its
+// answer: everything its worker, its timer and a cancellation need, in one
+// allocation rather than one for each.
+type pending struct {
+	sess    *session
+	env     envelope
+	fields  callFields
+	ctx     context.Context
+	fl      inflight
+	refused string    // why the call limits refuse the call, if they do
+	tickets []*ticket // its places in line on the paths it writes
+
+	call     Call
+	tool     *tool
+	start    time.Time
+	limit    time.Duration
+	once     sync.Once // the answer is sent once: by the call or its timer
+	timedOut atomic.Bool
+}
+
+// do runs the call on a worker and then gives back what it held.
+func (p *pending) do() {
+	s := p.sess
+	defer func() {
+		s.paths.release(p.tickets)
+		p.fl.cancel()
+		<-s.slots
+		s.running.Done()
+	}()
+	s.runCall(p)
+}
+
+// expire answers a call that ran out of time, at once, and cancels the
+// tool's context; whatever the tool returns later is dropped.
+func (p *pending) expire() {
+	s := p.sess
+	p.timedOut.Store(true)
+	p.fl.cancel()
+	p.once.Do(func() {
+		p.call.stage(s.log.Warn(), "execute", p.start).Str("status", "timeout").Dur("limit", p.limit).Msg("call")
+		s.answer(p.env, &p.fl, &p.call, timeoutResult(p.tool.spec.Name, p.limit), p.start)
+	})
+}
+
 // runCall answers one tools/call.
-// refused, when not empty, is why the call limits refuse it.
 //
 // The call runs under its tool's timeout. When the time is up the model
 // gets its answer at once, even from a tool that ignores its context; the
 // late result, if one comes, is dropped.
-func (s *session) runCall(ctx context.Context, env envelope, fields callFields, fl *inflight, refused string, tickets []*ticket) {
+func (s *session) runCall(p *pending) {
+	ctx, env, fields, fl, refused, tickets := p.ctx, p.env, p.fields, &p.fl, p.refused, p.tickets
 	start := time.Now()
+	p.start = start
 	span := s.newSpan(env.id, start)
 	req, perr := s.srv.resolve(fields)
 	if perr != nil {
@@ -166,7 +203,9 @@ func (s *session) runCall(ctx context.Context, env envelope, fields callFields, 
 	}
 	s.waitRoots(ctx)
 	t := req.tool
-	call := &Call{Tool: t.spec.Name, ID: env.id, sess: s, token: req.token}
+	p.tool = t
+	p.call = Call{Tool: t.spec.Name, ID: env.id, sess: s, token: req.token}
+	call := &p.call
 	if span != nil {
 		span.Tool, span.TraceParent, span.TraceState = t.spec.Name, req.traceParent, req.traceState
 		call.span = span
@@ -184,16 +223,9 @@ func (s *session) runCall(ctx context.Context, env envelope, fields callFields, 
 	// One timer per call: when it fires, the tool's context is cancelled
 	// and the model is answered at once, whatever the tool does next.
 	limit := s.srv.timeout(t)
-	var once sync.Once
-	var timedOut atomic.Bool
-	timer := time.AfterFunc(limit, func() {
-		timedOut.Store(true)
-		fl.cancel()
-		once.Do(func() {
-			call.stage(s.log.Warn(), "execute", start).Str("status", "timeout").Dur("limit", limit).Msg("call")
-			s.answer(env, fl, call, timeoutResult(t.spec.Name, limit), start)
-		})
-	})
+	p.limit = limit
+	once, timedOut := &p.once, &p.timedOut
+	timer := time.AfterFunc(limit, p.expire)
 	defer timer.Stop()
 	if len(tickets) > 0 {
 		// Wait for the earlier writes to the same paths, without a slot:
@@ -298,7 +330,8 @@ func (s *Server) resolve(f callFields) (callRequest, *wireError) {
 		return bad(`"arguments" must be a JSON object, got %s`, jsonKind(req.args[0]))
 	}
 	if meta != nil && meta[0] == '{' {
-		for _, m := range objectMembers(meta) {
+		var buf [8]member
+		for _, m := range appendMembers(buf[:0], meta) {
 			switch m.name {
 			case "progressToken":
 				if m.value[0] == '"' || m.value[0] >= '0' && m.value[0] <= '9' || m.value[0] == '-' {

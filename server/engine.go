@@ -12,25 +12,25 @@ import (
 // This file holds the execution policy around a call: the workers that
 // run calls, the result cache, and the deadline.
 
-// run hands job to an idle worker goroutine, or starts one. Workers live
-// as long as the session, so their stacks, grown once by the deep calls of
-// validation, are not grown again for every call (a fresh goroutine per
-// call spent most of its time copying its stack). There are never more
-// workers than slots.
-func (s *session) run(job func()) {
+// run hands a call to an idle worker goroutine, or starts one. Workers
+// live as long as the session, so their stacks, grown once by the deep
+// calls of validation, are not grown again for every call (a fresh
+// goroutine per call spent most of its time copying its stack). There are
+// never more workers than slots.
+func (s *session) run(p *pending) {
 	s.workMu.Lock()
 	defer s.workMu.Unlock()
 	if s.stopping {
-		go job() // the session is ending; the call still gets its answer
+		go p.do() // the session is ending; the call still gets its answer
 		return
 	}
 	select {
-	case s.work <- job:
+	case s.work <- p:
 	default:
 		go func() {
-			job()
-			for job := range s.work {
-				job()
+			p.do()
+			for p := range s.work {
+				p.do()
 			}
 		}()
 	}
@@ -70,7 +70,8 @@ func isDryRun(args json.RawMessage) bool {
 	if len(args) == 0 || args[0] != '{' {
 		return false
 	}
-	for _, m := range objectMembers(args) {
+	var buf [8]member
+	for _, m := range appendMembers(buf[:0], args) {
 		if m.name == "dry_run" {
 			return string(m.value) == "true"
 		}

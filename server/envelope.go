@@ -69,7 +69,8 @@ func parseEnvelope(line []byte) (envelope, *wireError) {
 	}
 
 	var jsonrpcRaw, idRaw, methodRaw []byte
-	for _, m := range objectMembers(line) {
+	var buf [8]member // a request has at most six members we read
+	for _, m := range appendMembers(buf[:0], line) {
 		var slot *[]byte
 		switch m.name {
 		case "jsonrpc":
@@ -296,12 +297,15 @@ func firstNonSpace(b []byte) int {
 	return 0
 }
 
-// objectMembers splits a valid JSON object into its top-level members
-// without decoding the values. Names are compared exactly, unlike
-// encoding/json's case-insensitive field matching. A name shares obj's
-// bytes (see viewString): compare it, do not keep it.
-func objectMembers(obj []byte) []member {
-	out := make([]member, 0, 8) // a request has at most six members we read
+// appendMembers splits a valid JSON object into its top-level members,
+// appended to out, without decoding the values. Names are compared
+// exactly, unlike encoding/json's case-insensitive field matching. A name
+// shares obj's bytes (see viewString): compare it, do not keep it. Callers
+// keep the members in an array on their stack:
+//
+//	var buf [8]member
+//	for _, m := range appendMembers(buf[:0], obj) { ... }
+func appendMembers(out []member, obj []byte) []member {
 	i := firstNonSpace(obj) + 1 // past '{'
 	for {
 		i = skipSpace(obj, i)

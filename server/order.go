@@ -100,7 +100,8 @@ func pathKeys(t *tool, args []byte) []string {
 			keys = append(keys, path.Clean("/"+strings.TrimPrefix(s, "./")))
 		}
 	}
-	for _, m := range objectMembers(args) {
+	var buf [8]member
+	for _, m := range appendMembers(buf[:0], args) {
 		for _, name := range t.pathArgs {
 			if m.name != name {
 				continue

@@ -79,7 +79,9 @@ func (s *session) waitRoots(ctx context.Context) {
 		case <-ctx.Done():
 		case <-time.After(2 * s.srv.opts.RootsTimeout):
 			s.log.Warn().Msg("no roots from the client; allowing none")
-			s.srv.opts.Roots(ctx, nil, errors.New("the client did not send its roots in time"))
+			if s.srv.opts.Roots != nil {
+				s.srv.opts.Roots(ctx, nil, errors.New("the client did not send its roots in time"))
+			}
 		}
 	})
 }

@@ -22,7 +22,7 @@ type session struct {
 	base      context.Context // parent of every call's context
 	cancelAll context.CancelFunc
 	slots     chan struct{} // one token per call in flight
-	work      chan func()   // idle workers wait here for a call to run
+	work      chan *pending // idle workers wait here for a call to run
 	workMu    sync.Mutex    // guards stopping, and work against a send after close
 	stopping  bool
 	running   sync.WaitGroup
@@ -62,7 +62,7 @@ func newSession(ctx context.Context, srv *Server, stream *stream) *session {
 		base:      base,
 		cancelAll: cancel,
 		slots:     make(chan struct{}, srv.opts.MaxInFlight),
-		work:      make(chan func()),
+		work:      make(chan *pending),
 		inflight:  make(map[string]*inflight),
 		connReady: make(chan struct{}),
 	}
