@@ -38,12 +38,15 @@ type reportedError struct{ error }
 
 // config is what the command line asks for.
 type config struct {
-	server  []string
-	opts    Options
-	cpu     string
-	json    bool
-	quiet   bool
-	timeout time.Duration
+	server []string
+	// baseline, when set, replaces the echo as B: a second server to
+	// compare with, such as the same server before a change.
+	baseline []string
+	opts     Options
+	cpu      string
+	json     bool
+	quiet    bool
+	timeout  time.Duration
 }
 
 func main() {
@@ -88,6 +91,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		{Label: filepath.Base(cfg.server[0]), Argv: cfg.server},
 		{Label: "echo", Argv: []string{self, "echo"}, Echo: true},
 	}
+	if len(cfg.baseline) > 0 {
+		specs[1] = Spec{Label: "baseline", Argv: cfg.baseline}
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -106,13 +112,14 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rep := Report{
-		Targets: [2]string{specs[0].Label, specs[1].Label},
-		Server:  cfg.server,
-		CPUs:    cpuList,
-		Pinned:  pinned,
-		Options: cfg.opts,
-		Rows:    rows(res, cfg.opts),
-		Results: res,
+		Targets:  [2]string{specs[0].Label, specs[1].Label},
+		Server:   cfg.server,
+		Baseline: cfg.baseline,
+		CPUs:     cpuList,
+		Pinned:   pinned,
+		Options:  cfg.opts,
+		Rows:     rows(res, cfg.opts, len(cfg.baseline) == 0),
+		Results:  res,
 	}
 	write := writeTable
 	if cfg.json {
@@ -144,6 +151,7 @@ Flags:
 		fs.PrintDefaults()
 	}
 	server := fs.String("server", "", "the MCP server command line, split on spaces (or give it after --)")
+	baseline := fs.String("baseline", "", "a second MCP server command line to measure as B instead of the echo (no goals then), such as the same server before a change")
 	only := fs.String("only", "", "comma-separated measures: rtt,cold,throughput,payload (default all; payload only with -payload-args)")
 	fs.StringVar(&o.Tool, "tool", defaultTool, "tool to call in rtt and throughput")
 	fs.StringVar(&o.Args, "args", defaultArgs, "JSON arguments of -tool")
@@ -181,6 +189,7 @@ Flags:
 	if len(cfg.server) == 0 {
 		return cfg, errors.New("no server: use -server 'cmd args' or -- cmd args")
 	}
+	cfg.baseline = strings.Fields(*baseline)
 
 	if *only == "" {
 		for _, m := range allMeasures() {

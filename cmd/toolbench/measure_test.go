@@ -61,7 +61,7 @@ func TestRunAgainstFakeServer(t *testing.T) {
 	if res.PayloadBytes < 300000 || res.PayloadBytes > 300000+200 {
 		t.Errorf("payload response of %d bytes for a 300000-byte file", res.PayloadBytes)
 	}
-	rs := rows(res, o)
+	rs := rows(res, o, true)
 	if len(rs) != 8 {
 		t.Fatalf("%d rows: %+v", len(rs), rs)
 	}

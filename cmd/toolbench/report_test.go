@@ -21,7 +21,7 @@ func sampleResults() *Results {
 
 func TestTable(t *testing.T) {
 	o := Options{K: 16, N: 9, Cold: 3, Calls: 100, Rounds: 2, PayloadN: 2, Measures: allMeasures()}
-	rep := Report{Targets: [2]string{"toolserver", "echo"}, Server: []string{"toolserver", "--root", "x"}, CPUs: "0", Pinned: true, Options: o, Rows: rows(sampleResults(), o)}
+	rep := Report{Targets: [2]string{"toolserver", "echo"}, Server: []string{"toolserver", "--root", "x"}, CPUs: "0", Pinned: true, Options: o, Rows: rows(sampleResults(), o, true)}
 	var b bytes.Buffer
 	if err := writeTable(&b, rep); err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestTable(t *testing.T) {
 
 	res := sampleResults()
 	res.CallsPerSec = &[2]float64{40000, 133000}
-	rep.Rows = rows(res, o)
+	rep.Rows = rows(res, o, true)
 	b.Reset()
 	if err := writeTable(&b, rep); err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestTable(t *testing.T) {
 
 func TestJSONReport(t *testing.T) {
 	o := Options{K: 16, Measures: allMeasures()}
-	rep := Report{Targets: [2]string{"toolserver", "echo"}, Options: o, Rows: rows(sampleResults(), o), Results: sampleResults()}
+	rep := Report{Targets: [2]string{"toolserver", "echo"}, Options: o, Rows: rows(sampleResults(), o, true), Results: sampleResults()}
 	var b bytes.Buffer
 	if err := writeJSON(&b, rep); err != nil {
 		t.Fatal(err)
@@ -113,5 +113,13 @@ func TestStats(t *testing.T) {
 	}
 	if m := median([]float64{3, 1, 2}); m != 2 {
 		t.Errorf("median = %v", m)
+	}
+}
+
+func TestRowsAgainstABaselineHaveNoGoals(t *testing.T) {
+	for _, r := range rows(sampleResults(), Options{K: 16}, false) {
+		if r.Goal != "" {
+			t.Errorf("%s has goal %q against a baseline server", r.Measure, r.Goal)
+		}
 	}
 }
