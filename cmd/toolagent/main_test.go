@@ -8,11 +8,12 @@ import (
 	"io/fs"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stdiotools/toolserver/internal/testbin"
 )
 
 // toolserverBin is toolserver, built once for the tests: the loop runs
@@ -20,18 +21,14 @@ import (
 var toolserverBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "toolagent-test")
+	bin, cleanup, err := testbin.Build("../toolserver", "toolserver")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	toolserverBin = filepath.Join(dir, "toolserver")
-	if out, err := exec.Command("go", "build", "-o", toolserverBin, "../toolserver").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build toolserver: %v\n%s", err, out)
-		os.Exit(1)
-	}
+	toolserverBin = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	cleanup()
 	os.Exit(code)
 }
 

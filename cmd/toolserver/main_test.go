@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stdiotools/toolserver/internal/testbin"
 )
 
 // binary is the toolserver built once for the tests that run it as a
@@ -18,23 +20,14 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "toolserver-test")
+	bin, cleanup, err := testbin.Build(".", "toolserver")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "toolserver")
-	out, err := exec.Command("go", "build", "-race", "-o", binary, ".").CombinedOutput()
-	if err != nil {
-		// Fall back to a build without the race detector (it needs cgo).
-		out, err = exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build toolserver: %v\n%s", err, out)
-		os.Exit(1)
-	}
+	binary = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	cleanup()
 	os.Exit(code)
 }
 
