@@ -119,6 +119,15 @@ func TestExtractShapes(t *testing.T) {
 		{name: "escapes in arguments stay as written", input: `{"name":"f","arguments":{"s":"\u4f60\n"}}`, kind: Calls, calls: `f({"s":"\u4f60\n"})`},
 		{name: "extra members beside name and arguments are ignored", input: `{"thought":"need the file","tool":"read","args":{"p":1}}`,
 			kind: Calls, calls: `read({"p":1})`},
+		{name: "an assistant message written out holds its calls under tool_calls",
+			input: `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"a","arguments":"{\"x\":1}"}},{"id":"c2","type":"function","function":{"name":"b","arguments":"{}"}}]}`,
+			kind:  Calls, calls: `a({"x":1}) b({})`},
+		{name: "tool_calls that are not all calls are data",
+			input: `{"tool_calls":[{"name":"a","arguments":{}},{"answer":42}]}`,
+			kind:  Final, text: `{"tool_calls":[{"name":"a","arguments":{}},{"answer":42}]}`, reason: "not a tool call"},
+		{name: "an unusable call under tool_calls asks for a retry, keeping the calls before it",
+			input: `{"tool_calls":[{"name":"a","arguments":{}},{"name":"b","arguments":[1]}]}`,
+			kind:  Incomplete, calls: `a({})`, partial: `{"tool_calls":[{"name":"a","arguments":{}},{"name":"b","arguments":[1]}]}`, reason: "not a JSON object"},
 	})
 }
 

@@ -112,6 +112,16 @@ func (x *extractor) take(start, end int) bool {
 		case badCall:
 			x.stop(why, x.text[start:end], span{start, end})
 			return true
+		}
+		calls, v, why := unwrapCalls(x.b[start:end], start)
+		switch v {
+		case isCall:
+			x.calls = append(x.calls, calls...)
+			x.cuts = append(x.cuts, span{start, end})
+		case badCall:
+			x.calls = append(x.calls, calls...)
+			x.stop(why, x.text[start:end], span{start, end})
+			return true
 		default:
 			x.reject("the JSON object at byte %d is not a tool call", start)
 		}

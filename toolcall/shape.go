@@ -173,3 +173,31 @@ func compact(v []byte) json.RawMessage {
 	}
 	return b.Bytes()
 }
+
+// unwrapCalls reads an object that is not a call but holds a list of them
+// under "tool_calls", as an OpenAI assistant message written out as text
+// does ({"role": "assistant", "tool_calls": [...]}). The verdict is isCall
+// when every element is a call, badCall (with the calls before it) when
+// one is unusable, and notCall otherwise.
+func unwrapCalls(raw []byte, at int) ([]Call, verdict, string) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return nil, notCall, ""
+	}
+	var elems []json.RawMessage
+	if json.Unmarshal(obj["tool_calls"], &elems) != nil || len(elems) == 0 {
+		return nil, notCall, ""
+	}
+	calls := make([]Call, 0, len(elems))
+	for _, e := range elems {
+		c, v, why := classify(e, at)
+		switch v {
+		case notCall:
+			return nil, notCall, ""
+		case badCall:
+			return calls, badCall, why
+		}
+		calls = append(calls, c)
+	}
+	return calls, isCall, ""
+}
