@@ -26,9 +26,10 @@
 // JSON string holding one, which is decoded; absent or null arguments are
 // {}. A list of calls under "tool_calls", as in an assistant message
 // written out as JSON, counts as those calls. Calls may stand bare in the
-// prose, in ``` or ~~~ fences, or in <tool_call> tags, and several may follow each other: glued together, one
-// per line, in several fences, or as a JSON array of calls. All are
-// returned, in order, with each number exactly as written.
+// prose, in ``` or ~~~ fences, or in <tool_call> tags, and several may
+// follow each other: glued together, one per line, in several fences, or
+// as a JSON array of calls. All are returned, in order, with each number
+// exactly as written.
 //
 // The decisions behind the edge cases:
 //
