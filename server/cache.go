@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -37,7 +38,11 @@ func newResultCache(now func() time.Time) *resultCache {
 // do returns the cached result for key, or waits for an identical call in
 // flight, or runs run and caches what it returns for ttl (unless a write
 // happened meanwhile). hit reports whether run was skipped.
-func (c *resultCache) do(key string, paths []string, ttl time.Duration, run func() *CallToolResult) (res *CallToolResult, hit bool) {
+//
+// Only a success is shared with the calls that waited: an error may be
+// the first caller's own (it was cancelled, or ran out of time), so each
+// of them then runs for itself. A wait ends with ctx; res is nil then.
+func (c *resultCache) do(ctx context.Context, key string, paths []string, ttl time.Duration, run func() *CallToolResult) (res *CallToolResult, hit bool) {
 	c.mu.Lock()
 	if e := c.entries[key]; e != nil {
 		if c.now().Before(e.expires) {
@@ -48,8 +53,15 @@ func (c *resultCache) do(key string, paths []string, ttl time.Duration, run func
 	}
 	if f := c.flights[key]; f != nil {
 		c.mu.Unlock()
-		<-f.done
-		return f.res, true
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, false
+		}
+		if f.res != nil && !f.res.IsError {
+			return f.res, true
+		}
+		return c.do(ctx, key, paths, ttl, run)
 	}
 	f := &flight{done: make(chan struct{})}
 	c.flights[key] = f

@@ -96,3 +96,32 @@ func TestIdenticalCallsInFlightRunOnce(t *testing.T) {
 		t.Fatalf("ran %d times", runs.Load())
 	}
 }
+
+func TestACancelledCallDoesNotHandItsFateToIdenticalCalls(t *testing.T) {
+	srv := New(Options{MaxRepeats: -1})
+	var runs atomic.Int32
+	started := make(chan struct{}, 2)
+	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
+		n := runs.Add(1)
+		started <- struct{}{}
+		if n == 1 {
+			<-ctx.Done() // the first run waits until its caller gives up
+			return writeOut{}, ctx.Err()
+		}
+		return writeOut{Tag: "fresh"}, nil
+	})
+	c := serve(t, srv)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{"path":"x"}}}`)
+	<-started
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":{"path":"x"}}}`)
+	time.Sleep(20 * time.Millisecond) // the second waits for the first
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	got := c.recv()
+	if !strings.Contains(got, `"id":2`) || !strings.Contains(got, `"tag":"fresh"`) {
+		t.Fatalf("the waiting call got %s", got)
+	}
+	if runs.Load() != 2 {
+		t.Fatalf("ran %d times, want 2", runs.Load())
+	}
+}

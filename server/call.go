@@ -100,6 +100,19 @@ func (s *session) startCall(env envelope) {
 			"Invalid Request: id %s belongs to a call still in progress; use a new id for each request", shorten(env.id, 24)))
 		return
 	}
+	s.workMu.Lock()
+	draining := s.draining
+	if !draining {
+		s.running.Add(1)
+	}
+	s.workMu.Unlock()
+	if draining {
+		s.forget(env, &p.fl)
+		<-s.slots
+		p.fl.cancel()
+		s.writeError(env.id, jsonrpc2.CodeInternalError, "the server is shutting down and takes no new calls")
+		return
+	}
 	// Here in the reader, in arrival order: the loop guard, the limits,
 	// and a place in line for each path a write names.
 	p.fields = callMembers(env.params)
@@ -113,7 +126,6 @@ func (s *session) startCall(env envelope) {
 			p.tickets = s.paths.enqueue(pathKeys(t, args))
 		}
 	}
-	s.running.Add(1)
 	s.run(p)
 	if s.stream.r.Buffered() == 0 {
 		// The reader is about to block in read(2), holding its P; with one

@@ -48,9 +48,12 @@ func (s *Server) cached(ctx context.Context, t *tool, call *Call, args json.RawM
 		return res
 	case t.spec.CacheTTL > 0:
 		key := t.spec.Name + "\x00" + string(canonicalJSON(args))
-		res, hit := s.cache.do(key, pathKeys(t, args), t.spec.CacheTTL, func() *CallToolResult {
+		res, hit := s.cache.do(ctx, key, pathKeys(t, args), t.spec.CacheTTL, func() *CallToolResult {
 			return s.execute(ctx, t, call, args)
 		})
+		if res == nil { // cancelled while waiting for an identical call
+			return s.toolError(call, ctx.Err())
+		}
 		call.cached.Store(true)
 		call.cacheHit.Store(hit)
 		if hit {

@@ -187,6 +187,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	_ = conn.Close()
 	stream.wmu.Lock()
 	defer stream.wmu.Unlock()
+	stream.closed = true
 	return stream.werr
 }
 

@@ -23,7 +23,8 @@ type session struct {
 	cancelAll context.CancelFunc
 	slots     chan struct{} // one token per call in flight
 	work      chan *pending // idle workers wait here for a call to run
-	workMu    sync.Mutex    // guards stopping, and work against a send after close
+	workMu    sync.Mutex    // guards draining, stopping, and work against a send after close
+	draining  bool          // no new call may start: drain is waiting for the running ones
 	stopping  bool
 	running   sync.WaitGroup
 
@@ -182,6 +183,11 @@ func (s *session) cancelCall(params json.RawMessage) {
 // drain waits for the calls in flight, cancels those still running after
 // grace, and gives them a moment to return.
 func (s *session) drain(grace time.Duration) {
+	// From here on startCall refuses new calls, so that running, which is
+	// waited for below, is never added to meanwhile.
+	s.workMu.Lock()
+	s.draining = true
+	s.workMu.Unlock()
 	done := make(chan struct{})
 	go func() {
 		s.running.Wait()

@@ -41,8 +41,9 @@ type stream struct {
 	max    int
 	log    zerolog.Logger
 
-	wmu  sync.Mutex // guards out and werr
-	werr error
+	wmu    sync.Mutex // guards out, werr and closed
+	werr   error
+	closed bool // Serve has returned: a call left behind writes nothing more
 
 	dispatch func(envelope) // receives every request and notification
 }
@@ -58,6 +59,9 @@ func newStream(r io.Reader, w io.Writer, maxBytes int, log zerolog.Logger) *stre
 	closer, _ := r.(io.Closer)
 	return &stream{r: bufio.NewReaderSize(r, 64<<10), out: w, closer: closer, max: maxBytes, log: log}
 }
+
+// errServed is what a write gets after Serve has returned.
+var errServed = errors.New("the session is over")
 
 // errTooLong marks a line over the size limit; its bytes were dropped.
 var errTooLong = errors.New("line too long")
@@ -169,6 +173,9 @@ func (s *stream) writeLine(b []byte) error {
 	defer s.wmu.Unlock()
 	if s.werr != nil {
 		return s.werr
+	}
+	if s.closed {
+		return errServed
 	}
 	if _, err := s.out.Write(b); err != nil {
 		s.werr = fmt.Errorf("write to client: %w", err)
