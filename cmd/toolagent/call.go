@@ -74,7 +74,11 @@ func (c *streamedCall) add(id, name, args string) {
 	if id != "" {
 		c.ID = id
 	}
-	c.Name += name
+	// The name comes whole in the first delta; some providers repeat it
+	// in every delta, and a few cut it into pieces.
+	if name != c.Name {
+		c.Name += name
+	}
 	if args == "" {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // message is one message of an OpenAI-compatible chat.
@@ -67,6 +68,32 @@ type reply struct {
 type chatClient struct {
 	baseURL, apiKey, model string
 	http                   *http.Client
+	// idle is how long the endpoint may send nothing, before its answer
+	// and within its stream; default 2 minutes.
+	idle time.Duration
+}
+
+func (c *chatClient) idleTimeout() time.Duration {
+	if c.idle > 0 {
+		return c.idle
+	}
+	return 2 * time.Minute
+}
+
+// idleReader restarts timer, which gives the request up, at every read
+// that brings bytes.
+type idleReader struct {
+	r     io.Reader
+	timer *time.Timer
+	d     time.Duration
+}
+
+func (i *idleReader) Read(p []byte) (int, error) {
+	n, err := i.r.Read(p)
+	if n > 0 && i.d > 0 {
+		i.timer.Reset(i.d)
+	}
+	return n, err
 }
 
 // complete sends the conversation and reads the streamed answer. Each
@@ -87,8 +114,19 @@ func (c *chatClient) complete(ctx context.Context, msgs []message, tools []chatT
 	if c.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	}
+	// A stream that stops sending for IdleTimeout is given up: the
+	// request's context is cancelled, which ends the read that waits.
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	req = req.WithContext(ctx)
+	idle := time.AfterFunc(c.idleTimeout(), cancel)
+	defer idle.Stop()
 	resp, err := c.http.Do(req)
 	if err != nil {
+		if !idle.Stop() {
+			return nil, fmt.Errorf("asking the model: no answer within %v", c.idleTimeout())
+		}
 		return nil, fmt.Errorf("asking the model: %w", err)
 	}
 	defer resp.Body.Close()
@@ -96,7 +134,58 @@ func (c *chatClient) complete(ctx context.Context, msgs []message, tools []chatT
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
 		return nil, fmt.Errorf("the model endpoint answered %s: %s", resp.Status, apiError(b))
 	}
-	return readStream(resp.Body, watch)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		// Some endpoints ignore stream: true and answer in one piece; an
+		// error may come this way too.
+		b, err := io.ReadAll(io.LimitReader(resp.Body, maxSSELine))
+		if err != nil {
+			return nil, fmt.Errorf("reading the model's answer: %w", err)
+		}
+		return readWhole(b, watch)
+	}
+	rep, err := readStream(&idleReader{r: resp.Body, timer: idle, d: c.idleTimeout()}, watch)
+	if err != nil && ctx.Err() != nil && parent.Err() == nil {
+		return nil, fmt.Errorf("the model's stream sent nothing for %v; gave up", c.idleTimeout())
+	}
+	return rep, err
+}
+
+// readWhole reads a completion that came in one piece rather than as a
+// stream.
+func readWhole(b []byte, watch func(*streamedCall)) (*reply, error) {
+	var whole struct {
+		Choices []struct {
+			Message struct {
+				Content   *string `json:"content"`
+				ToolCalls []struct {
+					ID       string `json:"id"`
+					Function struct {
+						Name      string `json:"name"`
+						Arguments string `json:"arguments"`
+					} `json:"function"`
+				} `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(b, &whole); err != nil || len(whole.Choices) == 0 {
+		return nil, fmt.Errorf("the model endpoint answered neither a stream nor a completion: %s", apiError(b))
+	}
+	ch := whole.Choices[0]
+	rep := &reply{FinishReason: ch.FinishReason}
+	if ch.Message.Content != nil {
+		rep.Content = *ch.Message.Content
+	}
+	for _, tc := range ch.Message.ToolCalls {
+		sc := newStreamedCall()
+		sc.add(tc.ID, tc.Function.Name, tc.Function.Arguments)
+		sc.close()
+		if watch != nil {
+			watch(sc)
+		}
+		rep.Calls = append(rep.Calls, sc)
+	}
+	return rep, nil
 }
 
 // apiError picks the message out of an error body, or returns the body.
@@ -118,7 +207,7 @@ type chunk struct {
 		Delta struct {
 			Content   string `json:"content"`
 			ToolCalls []struct {
-				Index    int    `json:"index"`
+				Index    *int   `json:"index"`
 				ID       string `json:"id"`
 				Function struct {
 					Name      string `json:"name"`
@@ -131,6 +220,30 @@ type chunk struct {
 	Error *struct {
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+// maxCallsPerReply bounds the tool calls of one answer, and so the index
+// a delta may name.
+const maxCallsPerReply = 64
+
+// callFor returns the call a delta continues. The delta names it by index;
+// a provider that sends no index, but each call whole with an id of its
+// own, starts a new call with each new id.
+func (r *reply) callFor(index *int, id string) (*streamedCall, error) {
+	i := len(r.Calls) - 1
+	switch {
+	case index != nil:
+		i = *index
+	case i < 0 || (id != "" && r.Calls[i].ID != "" && r.Calls[i].ID != id):
+		i = len(r.Calls)
+	}
+	if i < 0 || i >= maxCallsPerReply {
+		return nil, fmt.Errorf("the model's stream sent a tool call with index %d; at most %d calls are taken from one answer", i, maxCallsPerReply)
+	}
+	for len(r.Calls) <= i {
+		r.Calls = append(r.Calls, newStreamedCall())
+	}
+	return r.Calls[i], nil
 }
 
 // errNoDone is a stream that ended without its [DONE] event or a finish
@@ -165,10 +278,10 @@ func readStream(r io.Reader, watch func(*streamedCall)) (*reply, error) {
 		for _, choice := range ch.Choices {
 			content.WriteString(choice.Delta.Content)
 			for _, d := range choice.Delta.ToolCalls {
-				for len(rep.Calls) <= d.Index {
-					rep.Calls = append(rep.Calls, newStreamedCall())
+				sc, err := rep.callFor(d.Index, d.ID)
+				if err != nil {
+					return nil, err
 				}
-				sc := rep.Calls[d.Index]
 				sc.add(d.ID, d.Function.Name, d.Function.Arguments)
 				if watch != nil {
 					watch(sc)
@@ -181,9 +294,15 @@ func readStream(r io.Reader, watch func(*streamedCall)) (*reply, error) {
 		}
 	}
 	rep.Content = content.String()
+	calls := rep.Calls[:0]
 	for _, sc := range rep.Calls {
+		if sc.ID == "" && sc.Name == "" && sc.args.Len() == 0 {
+			continue // an index the stream skipped
+		}
 		sc.close()
+		calls = append(calls, sc)
 	}
+	rep.Calls = calls
 	if !finished {
 		rep.FinishReason = "cut"
 		if len(rep.Calls) == 0 && rep.Content == "" {

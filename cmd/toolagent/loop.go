@@ -46,14 +46,14 @@ type limits struct {
 // Errors that stop the loop.
 var (
 	errStepLimit = errors.New("the step limit was reached before the model gave a final answer")
-	errRepeat    = errors.New("the model repeated its last call with the same arguments")
+	errRepeat    = errors.New("the model repeated its last calls with the same arguments")
 	errCutTwice  = errors.New("the model's tool call was cut off twice in a row")
 )
 
 // run drives the conversation that msgs begins and returns the model's
 // final answer.
 func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
-	lastCall := ""
+	var lastTurn map[string]bool // the calls of the previous turn
 	retried := false
 	for step := 1; step <= a.limits.MaxSteps; step++ {
 		rep, err := a.model.complete(ctx, msgs, a.offer, a.show.streaming)
@@ -73,14 +73,22 @@ func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 		if len(calls) == 0 {
 			return strings.TrimSpace(rep.Content), nil
 		}
+		// A turn that only repeats calls of the turn before, with the same
+		// arguments, makes no progress: the model is looping.
+		turn := make(map[string]bool, len(calls))
+		repeat := lastTurn != nil
+		for _, c := range calls {
+			key := c.Name + " " + canonical(c.Arguments())
+			turn[key] = true
+			repeat = repeat && lastTurn[key]
+		}
+		if repeat {
+			return "", fmt.Errorf("%w: %s %s", errRepeat, calls[0].Name, calls[0].Arguments())
+		}
+		lastTurn = turn
 		msgs = append(msgs, assistantMessage(rep, calls, textMode))
 		var results []string
 		for _, c := range calls {
-			key := c.Name + " " + canonical(c.Arguments())
-			if key == lastCall {
-				return "", fmt.Errorf("%w: %s %s", errRepeat, c.Name, c.Arguments())
-			}
-			lastCall = key
 			a.show.calling(c)
 			res, err := a.tools.callTool(ctx, c.Name, json.RawMessage(c.Arguments()))
 			if err != nil {
@@ -188,8 +196,18 @@ func trim(s string, budget int) string {
 	if budget <= 0 || n <= budget {
 		return s
 	}
-	r := []rune(s)
 	head := budget * 2 / 3
 	tail := budget - head
-	return string(r[:head]) + fmt.Sprintf("\n[… %d characters cut …]\n", n-head-tail) + string(r[n-tail:])
+	return s[:runeOffset(s, head)] + fmt.Sprintf("\n[… %d characters cut …]\n", n-head-tail) + s[runeOffset(s, n-tail):]
+}
+
+// runeOffset is the byte offset of the k-th character of s.
+func runeOffset(s string, k int) int {
+	for i := range s {
+		if k == 0 {
+			return i
+		}
+		k--
+	}
+	return len(s)
 }

@@ -124,7 +124,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "toolagent:", err)
 		return exitStopped
 	}
-	defer srv.close()
+	defer func() {
+		if err := srv.close(); err != nil {
+			fmt.Fprintln(stderr, "toolagent:", err)
+		}
+	}()
 	list, err := srv.listTools(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "toolagent:", err)

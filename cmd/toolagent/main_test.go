@@ -216,7 +216,7 @@ func TestARepeatedCallStopsTheLoop(t *testing.T) {
 		{"tool_calls": [{"name": "calc", "arguments": {"expr" : "1+1"}}]},
 		{"content": "never asked for"}
 	]`)
-	if o.code != exitStopped || !strings.Contains(o.stderr, "repeated its last call") {
+	if o.code != exitStopped || !strings.Contains(o.stderr, "repeated its last calls") {
 		t.Fatalf("exit %d; stderr:\n%s", o.code, o.stderr)
 	}
 	if len(o.requests) != 2 || strings.Count(o.stderr, "→ calc") != 1 {
@@ -349,5 +349,36 @@ func TestLiveProgressRedrawsTheCallAsItsArgumentsArrive(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("progress lacks %q:\n%q", want, got)
 		}
+	}
+}
+
+func TestClipShowsControlCharactersAsEscapes(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"plain", 10, "plain"},
+		{"a\nb\tc", 10, `a\nb\tc`},
+		{"\x1b[2Jgone", 20, `\x1b[2Jgone`},
+		{"bell\x07 and \u009b csi", 30, `bell\x07 and \x9b csi`},
+		{"静夜思床前明月光", 4, "静夜思…"},
+		{"abcd", 4, "abcd"},
+	}
+	for _, tt := range tests {
+		if got := clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestTwoIdenticalCallsInOneTurnAreNoLoop(t *testing.T) {
+	o := runScript(t, 64, `[
+		{"tool_calls": [{"name": "calc", "arguments": {"expr": "2+2"}}, {"name": "calc", "arguments": {"expr": "2+2"}}]},
+		{"tool_calls": [{"name": "calc", "arguments": {"expr": "2+2"}}, {"name": "calc", "arguments": {"expr": "3+3"}}]},
+		{"content": "4 and 6"}
+	]`)
+	if o.code != exitOK || strings.TrimSpace(o.stdout) != "4 and 6" {
+		t.Fatalf("exit %d, stdout %q; stderr:\n%s", o.code, o.stdout, o.stderr)
 	}
 }

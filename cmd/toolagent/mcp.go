@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -24,6 +25,9 @@ type mcpClient struct {
 	done chan error // the process's exit
 	// logs receives the server's notifications/message, for the terminal.
 	logs func(level, text string)
+	// grace is how long the server may take to exit once its stdin is
+	// closed, before it is killed; default exitGrace.
+	grace time.Duration
 }
 
 // mcpTool is a tool as tools/list describes it.
@@ -59,8 +63,14 @@ func startMCP(ctx context.Context, argv []string, errOut io.Writer, logs func(le
 		return nil, fmt.Errorf("starting the MCP server %q: %w", argv[0], err)
 	}
 	c := &mcpClient{cmd: cmd, done: make(chan error, 1), logs: logs}
-	go func() { c.done <- cmd.Wait() }()
-	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewPlainObjectStream(pipe{stdout, stdin}), jsonrpc2.HandlerWithError(c.handle))
+	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewPlainObjectStream(pipe{stdout, stdin}), jsonrpc2.HandlerWithError(c.handle),
+		jsonrpc2.SetLogger(quiet{})) // what goes wrong reaches the caller as an error
+	go func() {
+		// Reap the process only once its output has been read to the end:
+		// Wait closes the pipe, which would cut short a read in progress.
+		<-c.conn.DisconnectNotify()
+		c.done <- cmd.Wait()
+	}()
 	var init struct {
 		ProtocolVersion string `json:"protocolVersion"`
 		ServerInfo      struct {
@@ -167,10 +177,27 @@ func (c *mcpClient) callTool(ctx context.Context, name string, args json.RawMess
 	return mcpResult{Text: strings.Join(parts, "\n"), IsError: res.IsError}, nil
 }
 
-// close ends the session: closing the server's stdin asks it to exit.
+// exitGrace is how long a server may take by default to exit once its
+// stdin is closed, before it is killed.
+const exitGrace = 5 * time.Second
+
+// close ends the session: closing the server's stdin asks it to exit; one
+// that does not within exitGrace is killed.
 func (c *mcpClient) close() error {
 	_ = c.conn.Close()
-	if werr := <-c.done; werr != nil {
+	grace := c.grace
+	if grace <= 0 {
+		grace = exitGrace
+	}
+	var werr error
+	select {
+	case werr = <-c.done:
+	case <-time.After(grace):
+		_ = c.cmd.Process.Kill()
+		<-c.done
+		return fmt.Errorf("the MCP server did not exit within %v of its input closing; killed it", grace)
+	}
+	if werr != nil {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			return fmt.Errorf("the MCP server exited with %v", ee)
@@ -199,3 +226,8 @@ func (p pipe) Close() error {
 	}
 	return nil
 }
+
+// quiet drops jsonrpc2's own log lines.
+type quiet struct{}
+
+func (quiet) Printf(string, ...any) {}

@@ -43,14 +43,31 @@ func callLine(c *streamedCall) string {
 	return b.String()
 }
 
-// clip cuts s to n characters, marking the cut.
+// clip cuts s to n characters, marking the cut, and shows the control
+// characters in it as escapes: what a model or a file holds must not
+// drive the terminal (an ESC could rewrite the screen).
 func clip(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", `\n`)
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	cut := utf8.RuneCountInString(s) > n
+	var b strings.Builder
+	count := 0
+	for _, r := range s {
+		if cut && count == n-1 {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		count++
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return b.String()
 }
 
 // streaming redraws the line of a call whose arguments are arriving.
