@@ -37,6 +37,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -58,6 +59,7 @@ type config struct {
 	root, server, script, system string
 	maxSteps, resultBudget       int
 	textTools                    bool
+	idle                         time.Duration
 }
 
 // run is main without the process.
@@ -71,6 +73,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.StringVar(&cfg.system, "system", "", "a system message for the model")
 	fs.IntVar(&cfg.maxSteps, "max-steps", 10, "the most requests to the model")
 	fs.IntVar(&cfg.resultBudget, "result-budget", 8000, "the most characters of one tool result given to the model")
+	fs.DurationVar(&cfg.idle, "idle", 2*time.Minute, "give up on the model when it sends nothing for this long")
 	fs.BoolVar(&cfg.textTools, "text-tools", false, "for models without native tool calls: describe the tools in the system message and read calls from the text")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolagent [flags] PROMPT...")
@@ -93,15 +96,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if prompt == "" {
 		return usage("no prompt; give it after the flags, such as: toolagent --root DIR \"List the files\"")
 	}
-	if cfg.maxSteps < 1 || cfg.resultBudget < 100 {
-		return usage("--max-steps must be at least 1 and --result-budget at least 100")
+	if cfg.maxSteps < 1 || cfg.resultBudget < 100 || cfg.idle <= 0 {
+		return usage("--max-steps must be at least 1, --result-budget at least 100, and --idle positive")
 	}
 	argv, err := serverCommand(&cfg)
 	if err != nil {
 		return usage("%v", err)
 	}
 	chat := &chatClient{baseURL: getenv("OPENAI_COMPATIBLE_BASE_URL"), apiKey: getenv("OPENAI_COMPATIBLE_API_KEY"),
-		model: getenv("MODEL"), http: &http.Client{}}
+		model: getenv("MODEL"), http: &http.Client{}, idle: cfg.idle}
 	if cfg.script != "" {
 		steps, err := loadScript(cfg.script)
 		if err != nil {
