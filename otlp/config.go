@@ -102,7 +102,9 @@ func FromEnv(getenv func(string) string) (cfg Config, ok bool, err error) {
 		return Config{}, false, fmt.Errorf("%s=%q: want an http:// or https:// URL", from, endpoint)
 	}
 	if from == "OTEL_EXPORTER_OTLP_ENDPOINT" {
-		endpoint = strings.TrimSuffix(endpoint, "/") + "/v1/traces"
+		u.Path = strings.TrimSuffix(u.Path, "/") + "/v1/traces"
+		u.RawPath = ""
+		endpoint = u.String()
 	}
 	cfg.Endpoint = endpoint
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,8 +55,13 @@ func New(cfg Config, client *http.Client, log zerolog.Logger) *Exporter {
 }
 
 // CallTraced queues the spans of one call. When the queue is full the
-// call's spans are dropped, and a warning later says how many.
+// call's spans are dropped, and a warning later says how many. A call
+// whose client's trace is not sampled (traceparent flags 00) is not
+// exported, as the client decided for its whole trace.
 func (e *Exporter) CallTraced(c *server.CallSpan) {
+	if _, _, sampled, ok := parseTraceParent(c.TraceParent); ok && !sampled {
+		return
+	}
 	n := 1 + len(c.Stages)
 	e.mu.Lock()
 	if e.closed || e.spans+n > e.cfg.QueueSize {
@@ -161,10 +167,11 @@ func (e *Exporter) send(body []byte) error {
 		if errors.As(err, &perm) || attempt == 5 {
 			return err
 		}
+		pause := wait
 		if retryAfter > 0 {
-			wait = retryAfter
+			pause = retryAfter // what the collector asked for, this time only
 		}
-		t := time.NewTimer(wait)
+		t := time.NewTimer(pause)
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -196,19 +203,45 @@ func (e *Exporter) post(ctx context.Context, body []byte) (time.Duration, error)
 	if err != nil {
 		return 0, fmt.Errorf("posting spans: %w", err)
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	_ = resp.Body.Close()
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return 0, nil
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusBadGateway ||
 		resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusGatewayTimeout:
-		var after time.Duration
-		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
-			after = time.Duration(s) * time.Second
-		}
-		return after, fmt.Errorf("the collector answered %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+		return retryAfter(resp.Header.Get("Retry-After"), time.Now()), collectorError(resp, msg)
 	default:
-		return 0, &permanentError{fmt.Errorf("the collector answered %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))}
+		return 0, &permanentError{collectorError(resp, msg)}
 	}
+}
+
+// retryAfter reads a Retry-After header: seconds, or an HTTP date; 0 when
+// absent or unreadable.
+func retryAfter(h string, now time.Time) time.Duration {
+	if h == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(h); err == nil {
+		return time.Duration(max(s, 0)) * time.Second
+	}
+	if t, err := http.ParseTime(h); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// collectorError describes a refusal, with the start of what the
+// collector said (an OTLP Status, or text) when it is printable.
+func collectorError(resp *http.Response, body []byte) error {
+	msg := fmt.Sprintf("the collector answered %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	text := strings.TrimSpace(strings.ToValidUTF8(string(body), ""))
+	ct := resp.Header.Get("Content-Type")
+	if text != "" && (strings.HasPrefix(ct, "text/") || strings.HasPrefix(ct, "application/json")) {
+		if len(text) > 200 {
+			text = text[:200] + "…"
+		}
+		msg += ": " + text
+	}
+	return errors.New(msg)
 }

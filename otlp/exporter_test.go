@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -293,5 +294,48 @@ func TestSpansAfterShutdownAreDropped(t *testing.T) {
 	}
 	if n := len(r.spans()); n != 0 {
 		t.Errorf("got %d spans after shutdown", n)
+	}
+}
+
+func TestACallInAnUnsampledClientTraceIsNotExported(t *testing.T) {
+	c := sampleCall("ok")
+	c.TraceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
+	if n := len(export(t, Config{}, c).spans()); n != 0 {
+		t.Errorf("%d spans exported for an unsampled trace", n)
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		h    string
+		want time.Duration
+	}{
+		{"", 0},
+		{"3", 3 * time.Second},
+		{"-1", 0},
+		{"Sun, 29 Nov 2026 12:00:07 GMT", 7 * time.Second},
+		{"Sun, 29 Nov 2026 11:00:00 GMT", 0},
+		{"soon", 0},
+	}
+	for _, tt := range tests {
+		if got := retryAfter(tt.h, now); got != tt.want {
+			t.Errorf("retryAfter(%q) = %v, want %v", tt.h, got, tt.want)
+		}
+	}
+}
+
+func TestARefusalSaysWhatTheCollectorSaid(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"code":3,"message":"bad span"}`))
+	}))
+	defer srv.Close()
+	e := New(Config{Endpoint: srv.URL + "/v1/traces"}, nil, zerolog.Nop())
+	defer func() { _ = e.Shutdown(context.Background()) }()
+	err := e.send([]byte{})
+	if err == nil || !strings.Contains(err.Error(), "400 Bad Request") || !strings.Contains(err.Error(), "bad span") {
+		t.Fatalf("err = %v", err)
 	}
 }
