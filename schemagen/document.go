@@ -30,9 +30,11 @@ func document(t reflect.Type, root *node, input bool) (doc []byte, err error) {
 	if err := annotate(s, root, input); err != nil {
 		return nil, err
 	}
-	doc, err = json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the schema: %w", err)
+	doc, ok := appendSchema(nil, s)
+	if !ok {
+		if doc, err = json.Marshal(s); err != nil {
+			return nil, fmt.Errorf("encoding the schema: %w", err)
+		}
 	}
 	return escapeInvisible(doc), nil
 }

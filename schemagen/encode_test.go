@@ -1,0 +1,63 @@
+package schemagen
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	invopop "github.com/invopop/jsonschema"
+)
+
+// TestAppendSchemaWritesWhatEncodingJSONWrites builds the documents of
+// every differential type, input and output, and checks that appendSchema
+// writes them byte for byte as encoding/json does through invopop's
+// MarshalJSON.
+func TestAppendSchemaWritesWhatEncodingJSONWrites(t *testing.T) {
+	for _, typ := range differentialTypes {
+		for _, input := range []bool{true, false} {
+			s, err := build(typ, input, "test")
+			if err != nil {
+				t.Fatalf("%v: %v", typ, err)
+			}
+			r := &invopop.Reflector{DoNotReference: true, Anonymous: true}
+			doc := r.ReflectFromType(s.typ)
+			doc.Version, doc.ID = "", ""
+			if err := annotate(doc, s.root, input); err != nil {
+				t.Fatal(err)
+			}
+			want, err := json.Marshal(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := appendSchema(nil, doc)
+			if !ok || !bytes.Equal(got, want) {
+				t.Errorf("%v (input %v): ok %v\n got %s\nwant %s", typ, input, ok, got, want)
+			}
+		}
+	}
+}
+
+func TestAppendSchemaLeavesOtherKeywordsToEncodingJSON(t *testing.T) {
+	for _, s := range []*invopop.Schema{
+		{Type: "string", Title: "t"},
+		{Type: "object", Ref: "#/$defs/x"},
+		{AnyOf: []*invopop.Schema{{Type: "string"}}},
+	} {
+		if _, ok := appendSchema(nil, s); ok {
+			t.Errorf("%+v was written, not left to encoding/json", s)
+		}
+	}
+}
+
+// FuzzAppendJSONString checks the string encoder against encoding/json.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain", "<a href=\"x\">&</a>", "\x00\x1f\x7f\b\f\n\r\t", "\u2028\u2029", "\xff\xfe bad", "静夜思", `\u003c`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	})
+}
