@@ -85,7 +85,8 @@ func (t *fieldTags) unused() (tagKey, bool) {
 // parseTags reads the schemagen tags of sf.
 func parseTags(sf reflect.StructField, goPath string) (*fieldTags, error) {
 	t := &fieldTags{goPath: goPath}
-	for _, key := range tagKeys(sf.Tag) {
+	keys := tagKeys(sf.Tag)
+	for _, key := range keys {
 		for _, name := range tagNames {
 			if key != name && strings.EqualFold(key, name) {
 				return nil, fmt.Errorf("tag %q is misspelt; write %q", key, name)
@@ -96,10 +97,17 @@ func parseTags(sf reflect.StructField, goPath string) (*fieldTags, error) {
 			return nil, fmt.Errorf("tag %q is not supported; use description:\"...\" and the constraint tags (enum, minimum, ...)", key)
 		}
 	}
-	for k := tagKey(0); k < numTagKeys; k++ {
-		if v, ok := sf.Tag.Lookup(tagNames[k]); ok {
-			t.values[k] = v
-			t.present |= 1 << k
+	// Only the keys the tag has are looked up: a lookup scans the whole
+	// tag, and most fields have two or three of the twenty keys.
+	for _, key := range keys {
+		for k := tagKey(0); k < numTagKeys; k++ {
+			if tagNames[k] != key || t.present&(1<<k) != 0 {
+				continue
+			}
+			if v, ok := sf.Tag.Lookup(key); ok {
+				t.values[k] = v
+				t.present |= 1 << k
+			}
 		}
 	}
 	if v, ok := sf.Tag.Lookup("jsonschema"); ok {

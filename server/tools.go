@@ -159,11 +159,13 @@ func (r *registry) add(t *tool) error {
 		OutputSchema: t.info.OutputSchema,
 		Annotations:  t.spec.Annotations(),
 	}
-	b, err := marshalNoEscape(t.info)
-	if err != nil {
-		return fmt.Errorf("tool %q: encode its description: %w", name, err)
+	if t.info.InputSchema == nil {
+		t.info.InputSchema = json.RawMessage(`{"type":"object"}`) // MCP requires one; this one takes any arguments
 	}
-	t.listing = b
+	if !json.Valid(t.info.InputSchema) || (t.info.OutputSchema != nil && !json.Valid(t.info.OutputSchema)) {
+		return fmt.Errorf("tool %q: its schemas are not valid JSON", name)
+	}
+	t.listing = appendTool(nil, &t.info)
 	if r.byName == nil {
 		r.byName = make(map[string]*tool)
 	}
@@ -264,3 +266,44 @@ func (s *session) listTools(env envelope) {
 
 // shortenString cuts s to at most n runes, marking the cut with "…".
 func shortenString(s string, n int) string { return shorten([]byte(s), n) }
+
+// appendTool appends t as JSON, as encoding/json would write it without
+// HTML escaping, given schemas that are compact JSON (schemagen writes
+// them so): written directly, they are not scanned again, which every
+// start of the server would pay for.
+func appendTool(b []byte, t *Tool) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, t.Name)
+	if t.Title != "" {
+		b = append(b, `,"title":`...)
+		b = appendString(b, t.Title)
+	}
+	b = append(b, `,"description":`...)
+	b = appendString(b, t.Description)
+	b = append(b, `,"inputSchema":`...)
+	b = append(b, t.InputSchema...)
+	if t.OutputSchema != nil {
+		b = append(b, `,"outputSchema":`...)
+		b = append(b, t.OutputSchema...)
+	}
+	a := &t.Annotations
+	b = append(b, `,"annotations":{`...)
+	if a.Title != "" {
+		b = append(b, `"title":`...)
+		b = appendString(b, a.Title)
+		b = append(b, ',')
+	}
+	b = append(b, `"readOnlyHint":`...)
+	b = strconv.AppendBool(b, a.ReadOnlyHint)
+	if a.DestructiveHint != nil {
+		b = append(b, `,"destructiveHint":`...)
+		b = strconv.AppendBool(b, *a.DestructiveHint)
+	}
+	if a.IdempotentHint != nil {
+		b = append(b, `,"idempotentHint":`...)
+		b = strconv.AppendBool(b, *a.IdempotentHint)
+	}
+	b = append(b, `,"openWorldHint":`...)
+	b = strconv.AppendBool(b, a.OpenWorldHint)
+	return append(b, "}}"...)
+}
