@@ -48,16 +48,3 @@ func TestAppendSchemaLeavesOtherKeywordsToEncodingJSON(t *testing.T) {
 		}
 	}
 }
-
-// FuzzAppendJSONString checks the string encoder against encoding/json.
-func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", "plain", "<a href=\"x\">&</a>", "\x00\x1f\x7f\b\f\n\r\t", "\u2028\u2029", "\xff\xfe bad", "静夜思", `\u003c`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := json.Marshal(s)
-		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("%q: got %s, want %s", s, got, want)
-		}
-	})
-}

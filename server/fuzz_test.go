@@ -104,26 +104,3 @@ func checkAnswer(t *testing.T, b []byte) {
 		t.Fatalf("not a JSON-RPC message (%v): %q", err, b)
 	}
 }
-
-// FuzzAppendString checks the hand-written string encoder against
-// encoding/json: the same text comes back, on one line.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain", "a\"b\\c", "\x00\x1f\x7f", "<&>", "\u2028\u2029", "\xff\xfe", "日本語", "\xed\xa0\x80"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		b := appendString(nil, s)
-		var got, want string
-		if err := json.Unmarshal(b, &got); err != nil {
-			t.Fatalf("%q encodes to invalid JSON %q: %v", s, b, err)
-		}
-		ref, _ := json.Marshal(s)
-		_ = json.Unmarshal(ref, &want)
-		if got != want {
-			t.Fatalf("%q: decodes to %q, encoding/json gives %q", s, got, want)
-		}
-		if bytes.ContainsAny(b, "\n\r") {
-			t.Fatalf("line break in %q", b)
-		}
-	})
-}

@@ -46,7 +46,7 @@ func TestReadStreamToolCallDeltas(t *testing.T) {
 				`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"calc","arguments":":\"1\"}"}}]}}]}`, `[DONE]`),
 			want: `a:calc{"expr":"1"}`},
 		{name: "an index the stream skipped is dropped",
-			in: stream(`{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"g","arguments":"{}"}}]}}]}`, `[DONE]`),
+			in:   stream(`{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"g","arguments":"{}"}}]}}]}`, `[DONE]`),
 			want: `b:g{}`},
 		{name: "a negative index is an error",
 			in:  stream(`{"choices":[{"delta":{"tool_calls":[{"index":-1,"id":"a","function":{"name":"f"}}]}}]}`),
