@@ -158,11 +158,8 @@ func readWhole(b []byte, watch func(*streamedCall)) (*reply, error) {
 			Message struct {
 				Content   *string `json:"content"`
 				ToolCalls []struct {
-					ID       string `json:"id"`
-					Function struct {
-						Name      string `json:"name"`
-						Arguments string `json:"arguments"`
-					} `json:"function"`
+					ID       string       `json:"id"`
+					Function functionCall `json:"function"`
 				} `json:"tool_calls"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
@@ -207,12 +204,9 @@ type chunk struct {
 		Delta struct {
 			Content   string `json:"content"`
 			ToolCalls []struct {
-				Index    *int   `json:"index"`
-				ID       string `json:"id"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
+				Index    *int         `json:"index"`
+				ID       string       `json:"id"`
+				Function functionCall `json:"function"`
 			} `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
