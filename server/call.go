@@ -128,9 +128,11 @@ func (s *session) startCall(env envelope) {
 	}
 	s.run(p)
 	if s.stream.r.Buffered() == 0 {
-		// The reader is about to block in read(2), holding its P; with one
-		// CPU the call would then wait for the runtime to take the P back
-		// (20 µs or more). Let it run first.
+		// The reader is about to wait for input. On a blocking descriptor
+		// (the binary reads a piped stdin through the poller, but a library
+		// user's reader may block) it holds its P in read(2); with one CPU
+		// the call would then wait for the runtime to take the P back (20
+		// µs or more). Let it run first.
 		runtime.Gosched()
 	}
 }
