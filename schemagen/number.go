@@ -5,7 +5,7 @@ import "cmp"
 // maxDecimalExp caps the exponent of a parsed literal. Call arguments never
 // come near it (saneNumber allows ±400 at number nodes); a bound written
 // with a larger exponent keeps its order with every such value.
-const maxDecimalExp = 1 << 40
+const maxDecimalExp = 1 << 30
 
 // decimal is a JSON number literal taken apart without arithmetic, so that
 // bounds and enum values compare exactly with what a call sends: float64

@@ -1,6 +1,9 @@
 package toolcall
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // block is a fenced code block or a <tool_call> element in a model's
 // output. Only blocks that may hold tool calls are scanned for them; the
@@ -36,13 +39,9 @@ func nextBlock(text string, i int) (block, bool) {
 	const tagOpen, tagClose = "<tool_call>", "</tool_call>"
 	for ; i < len(text); i++ {
 		switch c := text[i]; {
-		case c == '<' && strings.HasPrefix(text[i:], tagOpen):
+		case c == '<' && strings.HasPrefix(text[i:], tagOpen) && opensCall(text[i+len(tagOpen):]):
 			b := block{start: i, bodyStart: i + len(tagOpen), scan: true}
-			b.bodyEnd, b.end = len(text), len(text)
-			if j := strings.Index(text[b.bodyStart:], tagClose); j >= 0 {
-				b.bodyEnd = b.bodyStart + j
-				b.end = b.bodyEnd + len(tagClose)
-			}
+			b.bodyEnd, b.end = closeTag(text, b.bodyStart, tagClose)
 			return b, true
 		case (c == '`' || c == '~') && atLineStart(text, i):
 			n := runLen(text, i, c)
@@ -137,4 +136,44 @@ func isCallLanguage(lang string) bool {
 		}
 	}
 	return false
+}
+
+// opensCall reports whether the text after a <tool_call> tag begins with
+// a JSON object or array (after spaces), or is empty (a cut-off answer):
+// only then is the tag one, and not the words "<tool_call>" in prose or
+// in a string.
+func opensCall(after string) bool {
+	after = strings.TrimLeft(after, " \t\r\n")
+	return after == "" || after[0] == '{' || after[0] == '['
+}
+
+// maxCloseTries bounds the closing tags tried for one element, each a
+// scan of the body, so that text full of them costs linear time.
+const maxCloseTries = 8
+
+// closeTag finds the </tool_call> that ends the element whose body starts
+// at from: the first one (of the first maxCloseTries) before which the
+// body is complete JSON, so that the tag inside a string of the call does
+// not end it, or else the first one. It returns where the body ends and where the element ends, or
+// len(text) twice.
+func closeTag(text string, from int, tag string) (bodyEnd, end int) {
+	first := -1
+	for i, tries := from, 0; tries < maxCloseTries; tries++ {
+		j := strings.Index(text[i:], tag)
+		if j < 0 {
+			break
+		}
+		j += i
+		if first < 0 {
+			first = j
+		}
+		if json.Valid([]byte(text[from:j])) {
+			return j, j + len(tag)
+		}
+		i = j + len(tag)
+	}
+	if first < 0 {
+		return len(text), len(text)
+	}
+	return first, first + len(tag)
 }

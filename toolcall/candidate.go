@@ -97,6 +97,10 @@ func (x *extractor) event(e Event) {
 				x.named = true
 				x.inFunction = x.inFunction || string(e.Value) == `"function"`
 			}
+		case `"tool_calls"`:
+			if level == 1 && !inArray {
+				x.named = true // a list of calls: cut off, it is worth a retry too
+			}
 		case `"arguments"`, `"args"`, `"parameters"`, `"input"`:
 			if level == 1 || level == 2 && x.inFunction {
 				x.hasArgs = true

@@ -58,6 +58,8 @@ type Event struct {
 	// (RFC 6901): "" for the top-level value itself, "/args/path" for the
 	// member "path" of the member "args", "/items/0" for the first element
 	// of "items". A "~" in a key is written "~0" and a "/" is written "~1".
+	// A key longer than 256 bytes is cut there in the path and marked with
+	// "…", so that long keys cannot make every event's path long.
 	Path  string
 	Value json.RawMessage
 	// Offset is the byte offset in the whole stream where the value, key

@@ -47,6 +47,7 @@ type Result struct {
 // the shapes it accepts and how it decides the edge cases: which unclosed
 // braces are cut-off calls, and which calls are unusable.
 func Extract(text string) Result {
+	text = strings.TrimPrefix(text, "\ufeff") // a byte order mark is no text
 	if strings.TrimSpace(text) == "" {
 		return Result{Kind: Final, Reason: "the text is empty"}
 	}

@@ -109,6 +109,7 @@ func (x *extractor) take(start, end int) bool {
 		case isCall:
 			x.calls = append(x.calls, call)
 			x.cuts = append(x.cuts, span{start, end})
+			return false
 		case badCall:
 			x.stop(why, x.text[start:end], span{start, end})
 			return true

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // seen is an Event with its Value copied, so that it can be kept.
@@ -177,7 +178,15 @@ func checkStrings(t *testing.T, evs []seen) {
 				t.Fatalf("appendUnquoted(%q) = %q (%d bytes), encoding/json says %q", e.Value, got, n, want)
 			}
 			if e.Kind == Key {
-				seg := strings.ReplaceAll(strings.ReplaceAll(want, "~", "~0"), "/", "~1")
+				key, mark := want, ""
+				if len(key) > maxPathKey {
+					n := maxPathKey
+					for n > 0 && !utf8.RuneStart(key[n]) {
+						n--
+					}
+					key, mark = key[:n], "…"
+				}
+				seg := strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1") + mark
 				if !strings.HasSuffix(e.Path, "/"+seg) {
 					t.Fatalf("key %q has path %q", e.Value, e.Path)
 				}

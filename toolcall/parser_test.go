@@ -282,3 +282,20 @@ func TestEventKindString(t *testing.T) {
 		}
 	}
 }
+
+func TestALongKeyIsCutInPaths(t *testing.T) {
+	key := strings.Repeat("k", 300) + "/tail"
+	var paths []string
+	p := NewParser(func(e Event) {
+		if e.Kind == Value {
+			paths = append(paths, e.Path)
+		}
+	})
+	if _, err := p.Write([]byte(`{"` + key + `":[1,2]}`)); err != nil {
+		t.Fatal(err)
+	}
+	want := "/" + strings.Repeat("k", 256) + "…"
+	if len(paths) != 2 || paths[0] != want+"/0" || paths[1] != want+"/1" {
+		t.Fatalf("paths %q", paths)
+	}
+}
