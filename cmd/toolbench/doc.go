@@ -1,3 +1,5 @@
+//go:build !windows
+
 // Command toolbench measures an MCP stdio server against the physical floor
 // of its transport: a line echo that copies every request line straight back
 // and does nothing else.
