@@ -269,8 +269,9 @@ func shortenString(s string, n int) string { return shorten([]byte(s), n) }
 
 // appendTool appends t as JSON, as encoding/json would write it without
 // HTML escaping, given schemas that are compact JSON (schemagen writes
-// them so): written directly, they are not scanned again, which every
-// start of the server would pay for.
+// them so, and add has checked they are valid): they are copied as they
+// are, where encoding/json would compact and copy them again at every
+// start of the server.
 func appendTool(b []byte, t *Tool) []byte {
 	b = append(b, `{"name":`...)
 	b = appendString(b, t.Name)
