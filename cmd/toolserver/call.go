@@ -10,20 +10,29 @@ import (
 	"github.com/stdiotools/toolserver/server"
 )
 
-// callTool runs `toolserver call TOOL key=value ...`.
-func callTool(ctx context.Context, srv *server.Server, args []string, jsonArgs string, stdout, stderr io.Writer) int {
+// callTool runs `toolserver call TOOL key=value ...`: args are the words
+// that are not flags, the tool's name first.
+func callTool(ctx context.Context, srv *server.Server, args []string, jsonArgs onceFlag, stdout, stderr io.Writer) int {
+	if jsonArgs.n > 1 {
+		fmt.Fprintln(stderr, "toolserver call: --json given more than once; give all the arguments in one JSON object")
+		return exitUsage
+	}
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "toolserver call: name the tool to run, e.g. toolserver call --root . calc expr=1+1 (toolserver tools lists them)")
 		return exitUsage
 	}
 	name, pairs := args[0], args[1:]
+	if strings.Contains(name, "=") {
+		fmt.Fprintf(stderr, "toolserver call: %q is an argument, not a tool; name the tool first, e.g. toolserver call --root . calc expr=1+1\n", name)
+		return exitUsage
+	}
 	var raw json.RawMessage
 	switch {
-	case jsonArgs != "" && len(pairs) > 0:
+	case jsonArgs.n > 0 && len(pairs) > 0:
 		fmt.Fprintln(stderr, "toolserver call: give the arguments either as --json or as key=value, not both")
 		return exitUsage
-	case jsonArgs != "":
-		raw = json.RawMessage(jsonArgs)
+	case jsonArgs.n > 0:
+		raw = json.RawMessage(jsonArgs.value)
 		if !json.Valid(raw) {
 			fmt.Fprintln(stderr, "toolserver call: --json is not valid JSON")
 			return exitUsage

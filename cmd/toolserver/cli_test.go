@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,6 +137,67 @@ func TestCallRunsOneToolThroughTheSameChecks(t *testing.T) {
 		if code != tc.code || stdout != tc.stdout || stderr != tc.stderr {
 			t.Errorf("%v:\n got  %d %q %q\n want %d %q %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 		}
+	}
+}
+
+// TestCallTakesFlagsAnywhere runs every order of flags, the tool name and
+// its arguments that call accepts: flags (--root, --json, --lang, ...) may
+// come before or after the tool name and between its key=value pairs; the
+// first other word is the tool, the rest are its arguments; after -- every
+// word is a name or an argument. --json with pairs, or --json twice, is a
+// usage error.
+func TestCallTakesFlagsAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("from the root\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const fortyTwo = `{"value":"42","exact":true}` + "\n"
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string // a substring of stderr ("" means stderr must be empty)
+	}{
+		{"json after the tool", []string{"--root", ".", "calc", "--json", `{"expr":"7*6"}`}, exitOK, fortyTwo, ""},
+		{"json=value after the tool", []string{"--root", ".", "calc", `--json={"expr":"7*6"}`}, exitOK, fortyTwo, ""},
+		{"json before the tool", []string{"--root", ".", "--json", `{"expr":"7*6"}`, "calc"}, exitOK, fortyTwo, ""},
+		{"json before root", []string{"--json", `{"expr":"7*6"}`, "--root", ".", "calc"}, exitOK, fortyTwo, ""},
+		{"single dash json", []string{"-root", ".", "calc", "-json", `{"expr":"7*6"}`}, exitOK, fortyTwo, ""},
+		{"root after the tool", []string{"calc", "--root", ".", "--json", `{"expr":"7*6"}`}, exitOK, fortyTwo, ""},
+		{"root after the pairs", []string{"calc", "expr=7*6", "--root", "."}, exitOK, fortyTwo, ""},
+		{"root between the pairs", []string{"calc", "expr=1/3", "--root", ".", "precision=5"}, exitOK, `{"value":"0.33333","exact":false,"precision":5}` + "\n", ""},
+		{"root=dir after the tool", []string{"read_file", "--root=" + dir, "path=a.txt"}, exitOK, "from the root\n", ""},
+		{"root after the tool is the root used", []string{"read_file", "path=a.txt", "--root", dir}, exitOK, "from the root\n", ""},
+		{"lang after the pairs", []string{"--root", ".", "calc", "precision=high", "--lang", "zh"}, exitToolError, "", "缺少必需参数 \"expr\""},
+		{"bool flag after the tool", []string{"--root", ".", "calc", "--read-only", "expr=6*7"}, exitOK, fortyTwo, ""},
+		{"key:=JSON after a flag", []string{"calc", "--root", ".", "expr=2", "precision:=3"}, exitOK, `{"value":"2","exact":true}` + "\n", ""},
+		{"double dash ends the flags", []string{"--root", ".", "--", "calc", "expr=7*6"}, exitOK, fortyTwo, ""},
+		{"a flag after double dash is an argument", []string{"--root", ".", "calc", "--", "--json", "{}"}, exitUsage, "", `"--json" is not key=value or key:=JSON`},
+		{"a value that starts with a dash", []string{"--root", ".", "calc", "expr=-6*-7"}, exitOK, fortyTwo, ""},
+
+		{"json and pairs, json first", []string{"--root", ".", "--json", `{"expr":"1"}`, "calc", "precision=3"}, exitUsage, "", "either as --json or as key=value, not both"},
+		{"json and pairs, json last", []string{"--root", ".", "calc", "expr=1", "--json", `{"expr":"1"}`}, exitUsage, "", "either as --json or as key=value, not both"},
+		{"json twice", []string{"--root", ".", "--json", `{"expr":"1"}`, "calc", "--json", `{"expr":"2"}`}, exitUsage, "", "--json given more than once"},
+		{"json twice, the same", []string{"--root", ".", "calc", "--json", "{}", "--json={}"}, exitUsage, "", "--json given more than once"},
+		{"empty json", []string{"--root", ".", "calc", "--json", ""}, exitUsage, "", "--json is not valid JSON"},
+		{"json without a value", []string{"--root", ".", "calc", "--json"}, exitUsage, "", "flag needs an argument: -json"},
+		{"unknown flag after the tool", []string{"--root", ".", "calc", "--bogus", "expr=1"}, exitUsage, "", "flag provided but not defined: -bogus"},
+		{"no tool, only flags", []string{"--json", "{}", "--root", "."}, exitUsage, "", "name the tool to run"},
+		{"a pair before the tool", []string{"--root", ".", "expr=1", "calc"}, exitUsage, "", `"expr=1" is an argument, not a tool`},
+		{"no root after the tool", []string{"calc", "expr=1"}, exitUsage, "", "--root"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(append([]string{"call"}, tc.args...)...)
+			okErr := strings.Contains(stderr, tc.stderr)
+			if tc.stderr == "" {
+				okErr = stderr == ""
+			}
+			if code != tc.code || stdout != tc.stdout || !okErr {
+				t.Errorf("call %q:\n got  %d %q %q\n want %d %q %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+			}
+		})
 	}
 }
 

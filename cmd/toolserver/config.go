@@ -26,8 +26,18 @@ type config struct {
 	maxRepeats      int
 	metricsAddr     string
 	version         bool
-	jsonArgs        string // call only
+	jsonArgs        onceFlag // call only
 }
+
+// onceFlag is a string flag that remembers how often it was given, so that
+// a second --json is refused instead of silently replacing the first.
+type onceFlag struct {
+	value string
+	n     int
+}
+
+func (f *onceFlag) String() string     { return f.value }
+func (f *onceFlag) Set(s string) error { f.value, f.n = s, f.n+1; return nil }
 
 // newConfig returns the flag set of a subcommand and the config it fills.
 func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
@@ -49,7 +59,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.IntVar(&cfg.maxRepeats, "max-repeats", 4, "identical tool calls allowed back to back before the next is refused as a loop (-1: no limit)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	if cmd == "call" {
-		fs.StringVar(&cfg.jsonArgs, "json", "", `the arguments as one JSON object, e.g. '{"expr":"1/3"}' (instead of key=value)`)
+		fs.Var(&cfg.jsonArgs, "json", `the arguments as one JSON object, e.g. '{"expr":"1/3"}' (instead of key=value)`)
 	}
 	fs.Usage = func() { usage(fs, cmd) }
 	return cfg, fs
@@ -70,16 +80,19 @@ func usage(fs *flag.FlagSet, cmd string) {
 	case "tools":
 		fmt.Fprint(w, "Usage: toolserver tools --root DIR\n\nPrints the tools this server offers, with their input and output schemas, as JSON.\n\nFlags:\n")
 	case "call":
-		fmt.Fprint(w, `Usage: toolserver call --root DIR [--json '{...}'] TOOL [key=value ...] [key:=JSON ...]
+		fmt.Fprint(w, `Usage: toolserver call --root DIR TOOL [key=value ...] [key:=JSON ...]
+       toolserver call --root DIR TOOL --json '{...}'
 
 Runs one tool with exactly the checks of the protocol path and prints its
 result. key=value passes a string (numbers and booleans are converted where
 the schema asks for them); key:=JSON passes any JSON value; repeating a key
-makes a list. Exits 1 when the tool reports an error, 2 on a usage error.
+makes a list. Flags may come before or after TOOL; the first other word
+names the tool, and after -- every word is the tool or an argument. Exits 1
+when the tool reports an error, 2 on a usage error.
 
 Examples:
   toolserver call --root . calc expr='4535/2228' precision=10
-  toolserver call --root . --json '{"expr":"sqrt(2)"}' calc
+  toolserver call --root . calc --json '{"expr":"sqrt(2)"}'
 
 Flags:
 `)

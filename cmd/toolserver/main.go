@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/stdiotools/toolserver/metrics"
 	"github.com/stdiotools/toolserver/server"
@@ -44,6 +45,43 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
+// splitFlags separates the flags of a command line, with their values, from
+// its other words, so that flags may come anywhere: before the tool name,
+// after it, between its arguments. A word is a flag when it starts with a
+// dash (a lone "-" does not); a flag that takes a value and is not written
+// --name=value takes the next word, whatever it is, just as fs.Parse would.
+// "--" ends the flags: every word after it is an operand. Unknown flags stay
+// among the flags for fs.Parse to report.
+func splitFlags(fs *flag.FlagSet, args []string) (flags, operands []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return flags, append(operands, args[i+1:]...)
+		case len(a) < 2 || a[0] != '-':
+			operands = append(operands, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimPrefix(a[1:], "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return flags, operands
+}
+
 // run is main without the process: it returns the exit code.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "serve"
@@ -51,6 +89,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		cmd, args = args[0], args[1:]
 	}
 	cfg, fs := newConfig(cmd, stderr)
+	var operands []string
+	if cmd == "call" {
+		args, operands = splitFlags(fs, args)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -90,7 +132,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "tools":
 		return listTools(srv, stdout, stderr)
 	case "call":
-		return callTool(ctx, srv, fs.Args(), cfg.jsonArgs, stdout, stderr)
+		return callTool(ctx, srv, append(operands, fs.Args()...), cfg.jsonArgs, stdout, stderr)
 	default:
 		return serve(ctx, srv, m, cfg, log, stdin, stdout)
 	}
