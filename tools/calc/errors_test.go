@@ -66,6 +66,10 @@ func TestUndecidableErrors(t *testing.T) {
 			`division by a number too close to zero to tell it apart from zero at column 2 in "1/(sqrt(2)^2-2)"; the divisor may well be exactly 0`, 2},
 		{"square root of a value indistinguishable from zero", "sqrt(pi-pi)",
 			`the argument of sqrt is too close to zero to tell whether it is negative at column 1 in "sqrt(pi-pi)"`, 1},
+		{"zero divided by a value indistinguishable from zero", "0/(pi-pi)",
+			`division by a number too close to zero to tell it apart from zero at column 2 in "0/(pi-pi)"; the divisor may well be exactly 0`, 2},
+		{"zero times pi divided by a value indistinguishable from zero", "pi*0/(e-e)",
+			`division by a number too close to zero to tell it apart from zero at column 5 in "pi*0/(e-e)"; the divisor may well be exactly 0`, 5},
 	})
 	t.Run("a result indistinguishable from zero", func(t *testing.T) {
 		_, err := Eval("sqrt(2)^2-2", 0, Limits{})

@@ -96,6 +96,73 @@ func TestExactness(t *testing.T) {
 	})
 }
 
+// TestExactZeroTimesAnInexactValue checks the shortcut in mul: an exact
+// zero times an approximation (pi, e, an irrational root) is exactly 0, in
+// either operand order and wherever the product sits in an expression. A
+// one-sided shortcut would show as pi*0 failing: the product of the balls
+// straddles zero, and its first digit could never be determined.
+func TestExactZeroTimesAnInexactValue(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"zero times pi", "0*pi", 0, "0", true},
+		{"pi times zero", "pi*0", 0, "0", true},
+		{"zero times e", "0*e", 0, "0", true},
+		{"e times zero", "e*0", 0, "0", true},
+		{"zero times an irrational root", "0*sqrt(2)", 0, "0", true},
+		{"an irrational root times zero", "sqrt(2)*0", 0, "0", true},
+		{"zero divided by pi", "0/pi", 0, "0", true},
+		{"zero divided by an irrational root", "0/sqrt(2)", 0, "0", true},
+		{"zero remainder by pi", "0%pi", 0, "0", true},
+		{"minus zero times pi", "-0*pi", 0, "0", true},
+		{"pi times minus zero", "pi*-0", 0, "0", true},
+		{"minus pi times zero", "-pi*0", 0, "0", true},
+		{"zero times minus pi", "0*(-pi)", 0, "0", true},
+		{"zero between two irrationals", "pi*0*pi", 0, "0", true},
+		{"zero between two irrationals, grouped right", "pi*(0*pi)", 0, "0", true},
+		{"zero between two roots", "sqrt(2)*0*sqrt(3)", 0, "0", true},
+		{"zero written as a decimal", "pi*0.0", 0, "0", true},
+		{"zero written with an exponent", "e*0e5", 0, "0", true},
+		{"an exact zero from a subexpression, right", "pi*(1-1)", 0, "0", true},
+		{"an exact zero from a subexpression, left", "(2-2)*(pi+1)", 0, "0", true},
+		{"an irrational sum times a zero subexpression", "(pi+1)*(2-2)", 0, "0", true},
+		{"a zero power of zero", "e*(3-3)^5", 0, "0", true},
+		{"an irrational power times zero", "pi^2*0", 0, "0", true},
+		{"zero times an irrational power", "0*pi^2", 0, "0", true},
+		{"a value indistinguishable from zero times zero", "(sqrt(2)^2-2)*0", 0, "0", true},
+		{"zero times a value indistinguishable from zero", "0*(sqrt(2)^2-2)", 0, "0", true},
+		{"pi times zero plus one", "1+pi*0", 0, "1", true},
+		{"zero times pi plus one", "0*pi+1", 0, "1", true},
+		{"a vanished product in a sum times an integer", "2*(e*0+3)", 0, "6", true},
+		{"a vanished product in a divisor", "1/(1+pi*0)", 0, "1", true},
+		{"a vanished product over a vanished product plus one", "(0*pi)/(e*0+1)", 0, "0", true},
+		{"a vanished product, negated", "-(pi*0)", 0, "0", true},
+		{"a vanished product as an exponent", "2^(pi*0)", 0, "1", true},
+		{"a vanished product as a base", "(pi*0)^pi", 0, "0", true},
+		{"a vanished product squared", "(e*0)^2", 0, "0", true},
+		{"the root of a vanished product", "sqrt(pi*0)", 0, "0", true},
+		{"functions of a vanished product", "abs(e*0)+floor(pi*0)+max(sqrt(2)*0, -1)", 0, "0", true},
+		{"a vanished product keeps a fraction exact", "pi*0+1/4", 0, "0.25", true},
+	})
+}
+
+// TestZeroProductIsSymmetric checks that 0*x and x*0 give the same exact 0,
+// with the rational 0 in Rat, for exact and inexact x alike.
+func TestZeroProductIsSymmetric(t *testing.T) {
+	for _, x := range []string{"pi", "e", "sqrt(2)", "2^pi", "pi-3", "sqrt(2)^2-2", "pi-pi", "1/3", "7", "-e", "10^400+pi"} {
+		left, errL := Eval("0*("+x+")", 0, Limits{})
+		right, errR := Eval("("+x+")*0", 0, Limits{})
+		if errL != nil || errR != nil {
+			t.Errorf("0*(%s): %v; (%s)*0: %v", x, errL, x, errR)
+			continue
+		}
+		for _, v := range []Value{left, right} {
+			if v.Text != "0" || !v.Exact || v.Precision != 0 || v.Rat == nil || v.Rat.Sign() != 0 {
+				t.Errorf("0*(%s) = %+v, (%s)*0 = %+v; want both exactly 0", x, left, x, right)
+				break
+			}
+		}
+	}
+}
+
 func TestPowers(t *testing.T) {
 	runEvalCases(t, []evalCase{
 		{"rational exponent of a perfect square is exact", "4^0.5", 0, "2", true},
