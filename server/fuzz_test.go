@@ -1,11 +1,8 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 )
 
@@ -60,33 +57,6 @@ func FuzzParseEnvelope(f *testing.F) {
 		}
 		if env.id != nil {
 			checkAnswer(t, appendRawResult(nil, env.id, []byte("{}")))
-		}
-	})
-}
-
-// FuzzServe feeds arbitrary input to a whole session: the server must
-// never crash, and every line it writes must be one valid JSON-RPC message.
-func FuzzServe(f *testing.F) {
-	f.Add([]byte(strings.Join(fuzzSeeds, "\n")))
-	f.Add([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}` + "\n" +
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":1}}}` + "\n" +
-		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"dG9vbHM6MQ"}}`))
-	f.Fuzz(func(t *testing.T, input []byte) {
-		srv := New(Options{MaxMessageBytes: 4096, PageSize: 1})
-		for _, n := range []string{"echo", "other"} {
-			rawTool(t, srv, ToolSpec{Name: n, Description: "d"}, func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
-				call.Progress(1, 2, "half")
-				return &CallToolResult{Content: []Content{TextContent(string(args))}}
-			})
-		}
-		var out bytes.Buffer
-		if err := srv.Serve(context.Background(), bytes.NewReader(input), &out); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(&out)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			checkAnswer(t, append(sc.Bytes(), '\n'))
 		}
 	})
 }
