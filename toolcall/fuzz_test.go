@@ -2,9 +2,12 @@ package toolcall
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"io"
 	"reflect"
 	"strings"
@@ -210,8 +213,25 @@ func checkStrings(t *testing.T, evs []seen) {
 // FuzzParser checks the Parser against encoding/json on any input: it
 // accepts a single value exactly when json.Valid does; on a stream it
 // accepts, json.Decoder reads the same values and Decoder.Token the same
-// tokens; strings decode as encoding/json decodes them; and splitting the
-// input at any point, or into single bytes, changes no event and no error.
+// tokens; strings decode as encoding/json decodes them; and cutting the
+// input in two at any point, or into single bytes, changes no event (but
+// Partial ones, which lead to the value they announce) and no error.
+//
+// Every two-way split point is checked on inputs up to maxAllSplits
+// bytes, with the whole event lists up to 256 bytes and a hash of them
+// beyond; longer inputs are split at evenly spaced points, since all of
+// them would cost the square of the length. Byte by byte is checked at
+// every length.
+//
+// Planted bugs this caught (each reverted):
+//   - feed, carrying over a string that began mid-chunk with more than
+//     256 of its bytes in the chunk, while one hex digit of a \u escape
+//     was still due, expecting two (p.hexLeft = 2): the seed corpus fails
+//     at "split at 354" of the 955-byte seed; the old check (every split
+//     point only up to 256 bytes, 17 beyond) passed with the same seeds.
+//   - scalarRaw returning only this chunk's bytes of a scalar carried
+//     over from earlier ones (return b[:e] instead of p.buf): 22 seeds
+//     fail.
 func FuzzParser(f *testing.F) {
 	for _, s := range []string{
 		``, `{}`, `[]`, `"x"`, `0`, `-0.5e+10`, `true`, ` null `,
@@ -226,6 +246,13 @@ func FuzzParser(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// Longer than 256 bytes (summaries), 1 KiB (byte by byte summarized)
+	// and maxAllSplits (evenly spaced split points).
+	code := strings.Repeat(`\tif err != nil { return fmt.Errorf(\"step %d: %w\", i, err) } // 第 \u00e9 步\n`, 6)
+	longKey := strings.Repeat("k~/é", 80)
+	f.Add([]byte(`{"path":"src/main.go","content":"` + code + `","` + longKey + `":[1,2.5e-3,true,null,"x"]}`))
+	f.Add([]byte(`[` + strings.Repeat(`{"name":"edit","arguments":{"path":"a/b.go","line":12,"ok":true,"note":null,"text":"`+code+`"}},`, 2) + `0]`))
+	f.Add([]byte(strings.Repeat(`{"id":"call_1","arguments":{"n":-12.5e+3,"s":"\u4e2d\"\\","l":[true,false,null]}} `, 60) + `{"cut":"` + code))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		evs, err := parseChunks(b)
 		var se *SyntaxError
@@ -261,23 +288,171 @@ func FuzzParser(f *testing.F) {
 			}
 			checkStrings(t, got)
 		}
-		// Every split point and single bytes, except on long inputs, whose
-		// cost would grow with the square of their length.
+		want := summarize(whole, err)
+		if got := parseSummary(b, nil, false); got != want {
+			t.Fatalf("%q: the summary of the events is %+v, of the same events live %+v", b, want, got)
+		}
+		checkSummary := func(how string, got summary) {
+			if got != want {
+				// Say what differs, with the whole event lists: one more
+				// run, on failure only.
+				check(how, splitCuts(b, how)...)
+				t.Fatalf("%q %s: summary %+v, want %+v", b, how, got, want)
+			}
+		}
+
+		// Every two-way split point: with the full events up to 256 bytes,
+		// with their summary up to maxAllSplits bytes; beyond, whose cost
+		// would grow past the fuzzing engine's limit of 10 s an input, at
+		// evenly spaced points that keep the total near maxAllSplits².
 		step := 1
-		if len(b) > 256 {
-			step = len(b)/16 + 1
+		if n := int64(len(b)); n > maxAllSplits {
+			step = int((n*n + maxAllSplits*maxAllSplits - 1) / (maxAllSplits * maxAllSplits))
 		}
 		for k := 0; k <= len(b); k += step {
-			check(fmt.Sprintf("split at %d", k), k)
-		}
-		if len(b) <= 1024 {
-			bytewise := make([]int, len(b))
-			for k := range bytewise {
-				bytewise[k] = k
+			if len(b) <= 256 {
+				check(fmt.Sprintf("split at %d", k), k)
+			} else {
+				checkSummary(fmt.Sprintf("split at %d", k), parseSummary(b, []int{k}, false))
 			}
-			check("written byte by byte", bytewise...)
+		}
+		// Byte by byte, at any length: linear.
+		if len(b) <= 1024 {
+			check("written byte by byte", splitCuts(b, "written byte by byte")...)
+		} else {
+			checkSummary("written byte by byte", parseSummary(b, nil, true))
 		}
 	})
+}
+
+// maxAllSplits is the longest input FuzzParser checks at every two-way
+// split point: the parser runs len² bytes for it, about 0.25 s at 4 KiB.
+const maxAllSplits = 4096
+
+// splitCuts returns the cuts a check's description names.
+func splitCuts(b []byte, how string) []int {
+	var k int
+	if _, err := fmt.Sscanf(how, "split at %d", &k); err == nil {
+		return []int{k}
+	}
+	cuts := make([]int, len(b))
+	for k := range cuts {
+		cuts[k] = k
+	}
+	return cuts
+}
+
+// summary is what one run of the parser comes to: a hash of its events
+// other than Partial (kind, path, value and offset of each), their number,
+// and the error. A Partial that does not lead to the value that follows
+// it shows in bad.
+type summary struct {
+	hash   uint64
+	events int
+	err    string
+	bad    string
+}
+
+// summarizer builds a summary from events as they come, without keeping
+// them.
+type summarizer struct {
+	summary
+	h       hash.Hash64
+	scratch []byte
+	// The last Partial, if hasPart: written byte by byte, a long string
+	// sends one per byte, so only its length and its first and last bytes
+	// are kept, to keep the cost linear.
+	hasPart    bool
+	partPath   string
+	partOff    int64
+	partLen    int
+	head, tail []byte
+}
+
+// partEnds is how many bytes of each end of a Partial are checked.
+const partEnds = 16
+
+func newSummarizer() *summarizer { return &summarizer{h: fnv.New64a()} }
+
+func (s *summarizer) add(kind EventKind, path string, value []byte, off int64) {
+	if kind == Partial {
+		s.hasPart, s.partPath, s.partOff, s.partLen = true, path, off, len(value)
+		s.head = append(s.head[:0], value[:min(len(value), partEnds)]...)
+		s.tail = append(s.tail[:0], value[max(0, len(value)-partEnds):]...)
+		return
+	}
+	if s.hasPart && s.bad == "" {
+		text := value
+		if len(value) > 0 && value[0] == '"' {
+			var str string
+			if json.Unmarshal(value, &str) != nil {
+				str = ""
+			}
+			text = []byte(str)
+		}
+		if s.partPath != path || s.partOff != off || s.partLen > len(text) ||
+			!bytes.HasPrefix(text, s.head) || !bytes.HasSuffix(text[:s.partLen], s.tail) {
+			s.bad = fmt.Sprintf("a partial of %d bytes at %q, %d (%q…%q) does not lead to %s %q at %q, %d",
+				s.partLen, s.partPath, s.partOff, s.head, s.tail, kind, value, path, off)
+		}
+	}
+	s.hasPart = false
+	b := binary.AppendUvarint(s.scratch[:0], uint64(kind))
+	b = binary.AppendUvarint(b, uint64(len(path)))
+	b = append(b, path...)
+	b = binary.AppendUvarint(b, uint64(len(value)))
+	b = append(b, value...)
+	b = binary.AppendVarint(b, off)
+	s.h.Write(b)
+	s.scratch = b
+	s.events++
+}
+
+func (s *summarizer) result(err error) summary {
+	out := s.summary
+	out.hash = s.h.Sum64()
+	if err != nil {
+		out.err = err.Error()
+	}
+	return out
+}
+
+// summarize returns the summary of events already collected.
+func summarize(evs []seen, err error) summary {
+	s := newSummarizer()
+	for _, e := range evs {
+		s.add(e.Kind, e.Path, []byte(e.Value), e.Offset)
+	}
+	return s.result(err)
+}
+
+// parseSummary parses b cut at the given offsets, or byte by byte, and
+// returns the summary of the run.
+func parseSummary(b []byte, cuts []int, bytewise bool) summary {
+	s := newSummarizer()
+	p := NewParser(func(e Event) { s.add(e.Kind, e.Path, e.Value, e.Offset) })
+	write := func(chunk []byte) error {
+		_, err := p.Write(chunk)
+		return err
+	}
+	var err error
+	if bytewise {
+		for k := 0; k < len(b) && err == nil; k++ {
+			err = write(b[k : k+1])
+		}
+	} else {
+		from := 0
+		for _, c := range append(cuts, len(b)) {
+			if err = write(b[from:c]); err != nil {
+				break
+			}
+			from = c
+		}
+	}
+	if err == nil {
+		err = p.Close()
+	}
+	return s.result(err)
 }
 
 // FuzzExtract feeds arbitrary text to Extract. It must never panic, and
