@@ -141,6 +141,20 @@ func checkDefault(f *field) error {
 	return nil
 }
 
+// PropertyType returns the JSON Schema type of the top-level property
+// name ("string", "integer", "array", ...) and, for an array, the type of
+// its items; ok is false when there is no such property.
+func (s *Schema) PropertyType(name string) (typ, items string, ok bool) {
+	f := s.root.field(name)
+	if f == nil {
+		return "", "", false
+	}
+	if f.node.kind == jArray {
+		items = f.node.elem.kind.typeName()
+	}
+	return f.node.kind.typeName(), items, true
+}
+
 // PropertiesOfClass returns the top-level properties, in schema order,
 // whose strings are of class c: a string of that class, or a list of them.
 // A server uses it to find the paths a call names, for instance.

@@ -3,14 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
-	"time"
 	"unsafe"
 
 	"github.com/stdiotools/toolserver/schemagen"
-	"github.com/stdiotools/toolserver/security"
 )
 
 // Handler is the function behind a tool: it receives the arguments
@@ -50,70 +47,50 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	if err != nil {
 		return fmt.Errorf("tool %q: result %v: %w", spec.Name, reflect.TypeFor[Out](), err)
 	}
+	if err := checkDeclarations(spec, in); err != nil {
+		return err
+	}
 	t := &tool{spec: spec}
 	t.info.InputSchema, t.info.OutputSchema = in.JSON(), out.JSON()
-	t.pathArgs = in.PropertiesOfClass(security.ClassPath)
-	lang := s.opts.Lang
-	t.run = func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
+	name := spec.Name
+	t.handler = func(ctx context.Context, call *Call) (*CallToolResult, error) {
 		var v In
-		vstart := time.Now()
-		call.stageBegin("validate")
-		report, err := in.Decode(args, &v)
-		call.stageEnd(errText(err))
-		s.logValidate(call, vstart, args, err)
+		call.beginStage(stageValidate)
+		report, err := in.Decode(call.args, &v)
+		call.endStageReport(err, report)
 		for _, c := range report.Coercions {
-			s.log.Info().Str("tool", spec.Name).Str("argument", c.Path).Str("from", c.From).Str("to", c.To).
-				Msg("coerced an argument")
 			call.Log(LevelInfo, map[string]string{"event": "coerced an argument", "argument": c.Path, "from": c.From, "to": c.To})
 		}
 		if err != nil {
-			res := invalidArguments(err, lang)
-			if problems, ok := res.Meta[MetaProblems].([]map[string]string); ok {
-				kinds := make([]string, len(problems))
-				for i, p := range problems {
-					kinds[i] = p["kind"]
-				}
-				s.opts.Observer.ArgumentsRefused(spec.Name, kinds)
-			}
-			return res
+			return nil, &invalidArguments{err}
 		}
-		start := time.Now()
-		call.stageBegin("execute")
-		o, tries, err := retry(ctx, attempts(spec), s.sleep, h, call, v)
-		call.attempts.Store(int32(tries))
-		var res *CallToolResult
+		call.beginStage(stageExecute)
+		o, err := h(ctx, call, v)
+		call.endStage(err)
 		if err != nil {
-			res = s.toolError(call, err)
-		} else {
-			res = structured(spec.Name, o)
+			return nil, err
 		}
-		call.stageEnd(errText(err))
-		s.logExecute(call, start, tries, err)
-		if tries > 1 {
-			if res.Meta == nil {
-				res.Meta = map[string]any{}
-			}
-			res.Meta[MetaExecution] = map[string]any{"attempts": tries, "ms": time.Since(start).Milliseconds()}
-		}
-		return res
+		return structured(name, o), nil
 	}
 	return s.tools.add(t)
 }
 
-// invalidArguments turns a validation failure into the error result the
-// model reads, with every problem in _meta for programs.
-func invalidArguments(err error, lang schemagen.Lang) *CallToolResult {
-	var verr *schemagen.Errors
-	if !errors.As(err, &verr) {
-		return ErrorResult(err.Error())
+// checkDeclarations checks that the arguments a spec names for the
+// policies exist in the input schema with the right types: each of
+// Targets a string or a list of strings, DryRun a boolean.
+func checkDeclarations(spec ToolSpec, in *schemagen.Schema) error {
+	for _, name := range spec.Targets {
+		typ, items, ok := in.PropertyType(name)
+		if !ok || !(typ == "string" || typ == "array" && items == "string") {
+			return fmt.Errorf("tool %q: Targets names %q, which is not a string or list of strings argument", spec.Name, name)
+		}
 	}
-	res := ErrorResult(verr.Text(lang))
-	problems := make([]map[string]string, len(verr.Problems))
-	for i, p := range verr.Problems {
-		problems[i] = map[string]string{"kind": p.Kind.String(), "path": p.Path, "rule": p.Rule, "message": p.Message(lang)}
+	if spec.DryRun != "" {
+		if typ, _, ok := in.PropertyType(spec.DryRun); !ok || typ != "boolean" {
+			return fmt.Errorf("tool %q: DryRun names %q, which is not a boolean argument", spec.Name, spec.DryRun)
+		}
 	}
-	res.Meta = map[string]any{MetaProblems: problems}
-	return res
+	return nil
 }
 
 // ContentProvider is implemented by a result type that chooses the
@@ -149,38 +126,4 @@ func structured(name string, o any) *CallToolResult {
 type textResult struct {
 	res   CallToolResult
 	block [1]Content
-}
-
-// internalError marks an error whose text is for the log only.
-type internalError struct{ err error }
-
-func (e *internalError) Error() string { return e.err.Error() }
-func (e *internalError) Unwrap() error { return e.err }
-
-// Internal marks err as an internal failure: the server logs it in full
-// and the model sees only a sentence saying that the tool failed.
-func Internal(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &internalError{err}
-}
-
-// toolError turns a handler's error into the result the model reads.
-func (s *Server) toolError(call *Call, err error) *CallToolResult {
-	name := call.Tool
-	s.observePathError(name, err)
-	var ie *internalError
-	if errors.As(err, &ie) {
-		s.log.Error().Str("tool", name).Err(err).Msg("tool failed internally")
-		call.Log(LevelError, "the tool failed with an internal error; the details are in the server log")
-		return ErrorResult(fmt.Sprintf("The tool %s failed with an internal error; the details are in the server log.", name))
-	}
-	if errors.Is(err, context.Canceled) {
-		return ErrorResult(fmt.Sprintf("The call to %s was cancelled before it finished.", name))
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return ErrorResult(fmt.Sprintf("The call to %s ran out of time before it finished.", name))
-	}
-	return ErrorResult(err.Error())
 }

@@ -25,11 +25,11 @@ type writeDryArgs struct {
 func cacheServer(t *testing.T, now *time.Time) (*pipeClient, *atomic.Int32) {
 	srv := New(Options{MaxRepeats: -1, Now: func() time.Time { return *now }})
 	var runs atomic.Int32
-	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
+	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute, Targets: []string{"path"}}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
 		runs.Add(1)
 		return writeOut{Tag: fmt.Sprint(runs.Load())}, nil
 	})
-	_ = AddTool(srv, ToolSpec{Name: "write", Description: "d", Level: security.Write}, func(ctx context.Context, call *Call, in writeDryArgs) (writeOut, error) {
+	_ = AddTool(srv, ToolSpec{Name: "write", Description: "d", Level: security.Write, Targets: []string{"path"}, DryRun: "dry_run"}, func(ctx context.Context, call *Call, in writeDryArgs) (writeOut, error) {
 		return writeOut{}, nil
 	})
 	c := serve(t, srv)
@@ -75,7 +75,7 @@ func TestIdenticalCallsInFlightRunOnce(t *testing.T) {
 	srv := New(Options{})
 	var runs atomic.Int32
 	gate := make(chan struct{})
-	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
+	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute, Targets: []string{"path"}}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
 		runs.Add(1)
 		<-gate
 		return writeOut{Tag: "shared"}, nil
@@ -101,7 +101,7 @@ func TestACancelledCallDoesNotHandItsFateToIdenticalCalls(t *testing.T) {
 	srv := New(Options{MaxRepeats: -1})
 	var runs atomic.Int32
 	started := make(chan struct{}, 2)
-	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
+	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute, Targets: []string{"path"}}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
 		n := runs.Add(1)
 		started <- struct{}{}
 		if n == 1 {

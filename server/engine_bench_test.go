@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -47,17 +48,21 @@ func BenchmarkEngineOverhead(b *testing.B) {
 	})
 	b.Run("stages", func(b *testing.B) {
 		t := srv.tools.byName["echo"]
-		call := &Call{Tool: "echo"}
+		call := &Call{Tool: "echo", tool: t, args: args, srv: srv}
 		b.ReportAllocs()
 		for range b.N {
-			res := t.run(ctx, call, args)
+			call.done = false
+			res, err := t.handler(ctx, call)
+			if err != nil {
+				b.Fatal(err)
+			}
 			if line, err := appendCallResult(nil, json.RawMessage("1"), res); err != nil || res.IsError {
 				b.Fatal(string(line), err)
 			}
 		}
 	})
 	b.Run("engine", func(b *testing.B) {
-		st := newStream(nil, io.Discard, 0, zerolog.Nop())
+		st := newStream(strings.NewReader(""), io.Discard, 0, zerolog.Nop())
 		s := newSession(ctx, srv, st)
 		s.initialized.Store(true) // as after the handshake with a client without roots
 		s.roots.once.Do(func() { close(s.roots.ready) })

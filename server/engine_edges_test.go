@@ -154,7 +154,7 @@ func expectOK(t *testing.T, r response, id, want string) {
 func TestAWriteCancelledInLineLeavesTheQueueAndTheOthersKeepTheirOrder(t *testing.T) {
 	srv := server.New(server.Options{})
 	w := newToolLog("A", "C")
-	addTool(t, srv, server.ToolSpec{Name: "write", Level: security.Write}, w.handler)
+	addTool(t, srv, server.ToolSpec{Name: "write", Level: security.Write, Targets: []string{"path"}}, w.handler)
 	c := connect(t, context.Background(), srv)
 	c.handshake()
 
@@ -201,8 +201,8 @@ func TestAWriteTimingOutInLineIsAnsweredAndTheNextOneStillWaits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := server.New(tc.opts)
 			w := newToolLog("A")
-			addTool(t, srv, server.ToolSpec{Name: "hold", Level: security.Write, Timeout: tc.hold}, w.handler)
-			addTool(t, srv, server.ToolSpec{Name: "quick", Level: security.Write, Timeout: tc.timing}, w.handler)
+			addTool(t, srv, server.ToolSpec{Name: "hold", Level: security.Write, Timeout: tc.hold, Targets: []string{"path"}}, w.handler)
+			addTool(t, srv, server.ToolSpec{Name: "quick", Level: security.Write, Timeout: tc.timing, Targets: []string{"path"}}, w.handler)
 			c := connect(t, context.Background(), srv)
 			c.handshake()
 
@@ -243,7 +243,7 @@ func cacheFixture(t *testing.T, gate chan struct{}) (*peer, *atomic.Int32, chan 
 	srv := server.New(server.Options{})
 	var runs atomic.Int32
 	started := make(chan struct{}, 16)
-	addTool(t, srv, server.ToolSpec{Name: "read", CacheTTL: time.Minute}, func(ctx context.Context, call *server.Call, in cachedReadArgs) (taggedOut, error) {
+	addTool(t, srv, server.ToolSpec{Name: "read", CacheTTL: time.Minute, Targets: []string{"path"}}, func(ctx context.Context, call *server.Call, in cachedReadArgs) (taggedOut, error) {
 		n := runs.Add(1)
 		started <- struct{}{}
 		if n == 1 && gate != nil {
@@ -251,7 +251,7 @@ func cacheFixture(t *testing.T, gate chan struct{}) (*peer, *atomic.Int32, chan 
 		}
 		return taggedOut{Tag: fmt.Sprint("run ", n)}, nil
 	})
-	addTool(t, srv, server.ToolSpec{Name: "write", Level: security.Write}, func(ctx context.Context, call *server.Call, in dryWriteArgs) (taggedOut, error) {
+	addTool(t, srv, server.ToolSpec{Name: "write", Level: security.Write, Targets: []string{"path"}, DryRun: "dry_run"}, func(ctx context.Context, call *server.Call, in dryWriteArgs) (taggedOut, error) {
 		return taggedOut{Tag: "written"}, nil
 	})
 	c := connect(t, context.Background(), srv)

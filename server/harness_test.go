@@ -105,11 +105,16 @@ func decode(t *testing.T, line string) map[string]any {
 	return m
 }
 
+// handlerFunc runs one call of a tool with its raw arguments.
+type handlerFunc func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult
+
 // rawTool registers a tool with a fixed schema and a handler over raw
 // arguments, for tests of the protocol alone.
 func rawTool(t *testing.T, srv *Server, spec ToolSpec, run handlerFunc) {
 	t.Helper()
-	tl := &tool{spec: spec, run: run}
+	tl := &tool{spec: spec, handler: func(ctx context.Context, c *Call) (*CallToolResult, error) {
+		return run(ctx, c, c.args), nil
+	}}
 	tl.info.InputSchema = json.RawMessage(`{"type":"object"}`)
 	if err := srv.tools.add(tl); err != nil {
 		t.Fatal(err)

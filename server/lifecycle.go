@@ -98,7 +98,7 @@ func (s *session) initialize(env envelope) {
 		return
 	}
 	s.initialized.Store(true)
-	_ = s.stream.writeLine(b)
+	_ = s.out.send(b)
 	s.log.Info().Str("client", ci.Name).Str("client_version", ci.Version).
 		Str("requested", *p.ProtocolVersion).Str("protocol", version).Msg("session initialized")
 }

@@ -79,7 +79,7 @@ func (s *session) notifyLog(level LogLevel, logger string, data any) bool {
 	if err != nil {
 		return false
 	}
-	return s.stream.writeLine(b) == nil
+	return s.out.send(b) == nil
 }
 
 // Log sends a log message about this call to the client, if the client

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/stdiotools/toolserver/schemagen"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -37,18 +38,35 @@ type CallOutcome struct {
 	Cached, CacheHit bool
 }
 
-// nopObserver is the Observer of a server that has none.
-type nopObserver struct{}
+// observerEvents tells an Observer about the call events (events.go).
+type observerEvents struct{ o Observer }
 
-func (nopObserver) CallStarted(string)                {}
-func (nopObserver) CallFinished(string, CallOutcome)  {}
-func (nopObserver) ArgumentsRefused(string, []string) {}
-func (nopObserver) PathRefused(string, string)        {}
-
-// observePathError tells the observer when err is the sandbox's refusal.
-func (s *Server) observePathError(tool string, err error) {
-	var pe *security.PathError
-	if errors.As(err, &pe) {
-		s.opts.Observer.PathRefused(tool, pe.Reason.String())
+func (s observerEvents) callEvent(e *callEvent) {
+	c := e.call
+	switch e.kind {
+	case eventStarted:
+		s.o.CallStarted(c.Tool)
+	case eventStage:
+		if e.err == nil {
+			return
+		}
+		var verr *schemagen.Errors
+		var pe *security.PathError
+		switch {
+		case e.stage == stageValidate && errors.As(e.err, &verr):
+			kinds := make([]string, len(verr.Problems))
+			for i, p := range verr.Problems {
+				kinds[i] = p.Kind.String()
+			}
+			s.o.ArgumentsRefused(c.Tool, kinds)
+		case e.stage == stageExecute && errors.As(e.err, &pe):
+			s.o.PathRefused(c.Tool, pe.Reason.String())
+		}
+	case eventAnswered:
+		if !c.started {
+			return // refused before it ran: it never started either
+		}
+		s.o.CallFinished(c.Tool, CallOutcome{Status: e.status, Duration: time.Since(c.received),
+			Attempts: max(int(c.attempts.Load()), 1), Cached: c.cached.Load(), CacheHit: c.cacheHit.Load()})
 	}
 }

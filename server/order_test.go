@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"context"
 	"fmt"
 	"strings"
@@ -30,7 +31,7 @@ func TestWritesToOnePathApplyInArrivalOrder(t *testing.T) {
 		events = append(events, e)
 		mu.Unlock()
 	}
-	_ = AddTool(srv, ToolSpec{Name: "write", Description: "d", Level: security.Write}, func(ctx context.Context, call *Call, in writeArgs) (writeOut, error) {
+	_ = AddTool(srv, ToolSpec{Name: "write", Description: "d", Level: security.Write, Targets: []string{"path"}}, func(ctx context.Context, call *Call, in writeArgs) (writeOut, error) {
 		record("start " + in.Tag)
 		if in.Tag == "first" {
 			<-gate // holds a.txt until the test lets go
@@ -114,21 +115,24 @@ func TestAnExclusiveToolRunsAlone(t *testing.T) {
 	}
 }
 
-func TestPathKeys(t *testing.T) {
-	tl := &tool{pathArgs: []string{"source", "destination", "paths"}}
-	cases := []struct{ args, want string }{
-		{`{"source":"a.txt","destination":"./b/../b.txt"}`, "/a.txt,/b.txt"},
-		{`{"source":"a.txt","destination":"a.txt"}`, "/a.txt"},
-		{`{"paths":["x","/y", "x"]}`, "/x,/y"},
-		{`{"other":"a"}`, ""},
-		{``, ""},
+func TestTargetsAreReadOnceFromTheDeclaredArguments(t *testing.T) {
+	tl := &tool{spec: ToolSpec{Targets: []string{"source", "destination", "paths"}, DryRun: "dry_run"}, declares: true}
+	cases := []struct {
+		args, want string
+		dry        bool
+	}{
+		{`{"source":"a.txt","destination":"./b/../b.txt"}`, "/a.txt,/b.txt", false},
+		{`{"source":"a.txt","destination":"a.txt"}`, "/a.txt", false},
+		{`{"paths":["x","/y", "x"]}`, "/x,/y", false},
+		{`{"other":"a","dry_run":true}`, "", true},
+		{`{"source":"a","dry_run":false}`, "/a", false},
+		{``, "", false},
 	}
 	for _, tc := range cases {
-		if got := strings.Join(pathKeys(tl, []byte(tc.args)), ","); got != tc.want {
-			t.Errorf("%s: got %s, want %s", tc.args, got, tc.want)
+		c := &Call{tool: tl, args: json.RawMessage(tc.args)}
+		c.readArguments()
+		if got := strings.Join(c.Targets(), ","); got != tc.want || c.DryRun() != tc.dry {
+			t.Errorf("%s: got %s (dry run %v), want %s (%v)", tc.args, got, c.DryRun(), tc.want, tc.dry)
 		}
-	}
-	if pathKeys(&tool{}, []byte(`{"source":"a"}`)) != nil {
-		t.Error("a tool without path arguments is ordered")
 	}
 }

@@ -43,7 +43,7 @@ func (s *session) fetchRoots(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, s.srv.opts.RootsTimeout)
 	defer cancel()
 	var res rootsResult
-	if err := s.call(ctx, "roots/list", nil, &res); err != nil {
+	if err := s.out.ask(ctx, "roots/list", nil, &res); err != nil {
 		// The client said it has roots but not which: fail closed.
 		s.log.Warn().Err(err).Msg("roots/list failed; allowing no roots until the client answers")
 		s.srv.opts.Roots(ctx, nil, fmt.Errorf("roots/list: %w", err))
@@ -60,6 +60,14 @@ func (s *session) fetchRoots(ctx context.Context) {
 	}
 	s.log.Info().Strs("roots", paths).Msg("client roots")
 	s.srv.opts.Roots(ctx, paths, nil)
+}
+
+// rootsPolicy holds each call until the client's roots are known.
+func (s *session) rootsPolicy(next ToolHandler) ToolHandler {
+	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
+		s.waitRoots(ctx)
+		return next(ctx, c)
+	}
 }
 
 // waitRoots holds a call until the client's roots are known, so that no

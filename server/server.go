@@ -2,12 +2,10 @@ package server
 
 import (
 	"context"
-	"io"
 	"runtime/debug"
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/sourcegraph/jsonrpc2"
 	"github.com/stdiotools/toolserver/schemagen"
 	"github.com/stdiotools/toolserver/security"
 )
@@ -66,6 +64,10 @@ type Options struct {
 	// Tracer, when set, receives a span of every answered call, with its
 	// stages, for tracing.
 	Tracer Tracer
+	// Policies are applied around every tool call, first to last, outside
+	// the server's own (see [Policy]): an audit log or an authorization
+	// check, for instance.
+	Policies []Policy
 	// Now is the clock of the rate limit; default time.Now. Tests set it.
 	Now func() time.Time
 	// Roots, when set, receives the client's roots as host paths (its
@@ -107,6 +109,7 @@ type Server struct {
 	tools registry
 	sleep func(context.Context, time.Duration) error // between retries; tests replace it
 	cache *resultCache
+	sinks []eventSink // who hears about every call (events.go)
 }
 
 // New returns a Server configured by opts.
@@ -128,9 +131,6 @@ func New(opts Options) *Server {
 	}
 	if opts.Lang == "" {
 		opts.Lang = schemagen.English
-	}
-	if opts.Observer == nil {
-		opts.Observer = nopObserver{}
 	}
 	if opts.ToolTimeout <= 0 {
 		opts.ToolTimeout = 30 * time.Second
@@ -154,7 +154,15 @@ func New(opts Options) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	return &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now)}
+	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now)}
+	s.sinks = []eventSink{eventLog{opts.Logger}}
+	if opts.Observer != nil {
+		s.sinks = append(s.sinks, observerEvents{opts.Observer})
+	}
+	if opts.Tracer != nil {
+		s.sinks = append(s.sinks, traceEvents{opts.Tracer})
+	}
+	return s
 }
 
 // buildVersion is the main module's version as the go command recorded it.
@@ -163,46 +171,4 @@ func buildVersion() string {
 		return bi.Main.Version
 	}
 	return "devel"
-}
-
-// Serve runs one MCP session that reads requests from r and writes
-// responses and notifications to w, one JSON message per line. It returns
-// when r reaches EOF or ctx is cancelled, after the calls still running
-// have finished or [Options.ShutdownGrace] has passed. The error is nil
-// unless writing to w failed.
-func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	stream := newStream(r, w, s.opts.MaxMessageBytes, s.log)
-	sess := newSession(ctx, s, stream)
-	stream.dispatch = sess.dispatch
-	conn := jsonrpc2.NewConn(context.WithoutCancel(ctx), stream, noRequests{s.log}, jsonrpc2.SetLogger(jsonrpc2Logger{s.log}))
-	sess.conn.Store(conn)
-	close(sess.connReady)
-	select {
-	case <-conn.DisconnectNotify():
-		s.log.Debug().Msg("input closed; finishing calls in flight")
-	case <-ctx.Done():
-		s.log.Debug().Msg("asked to stop; finishing calls in flight")
-	}
-	sess.drain(s.opts.ShutdownGrace)
-	_ = conn.Close()
-	stream.wmu.Lock()
-	defer stream.wmu.Unlock()
-	stream.closed = true
-	return stream.werr
-}
-
-// noRequests is the jsonrpc2 handler of a session. The stream dispatches
-// every request itself, so jsonrpc2 never sees one; if it did, that would
-// be a bug worth a log line, not a crash.
-type noRequests struct{ log zerolog.Logger }
-
-func (h noRequests) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) {
-	h.log.Error().Str("method", req.Method).Msg("jsonrpc2 received a request the stream should have dispatched")
-}
-
-// jsonrpc2Logger sends jsonrpc2's own complaints to the server log.
-type jsonrpc2Logger struct{ log zerolog.Logger }
-
-func (l jsonrpc2Logger) Printf(format string, v ...any) {
-	l.log.Debug().Msgf(format, v...)
 }

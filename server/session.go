@@ -13,26 +13,27 @@ import (
 )
 
 // session is the state of one client connection: the handshake, the calls
-// in flight and the client's log level. It is the jsonrpc2 handler.
+// in flight, the client's log level and the per-session state of the
+// policies. It knows no transport: it reads decoded messages and answers
+// through its peer.
 type session struct {
-	srv    *Server
-	stream *stream
-	log    zerolog.Logger
+	srv *Server
+	out peer
+	log zerolog.Logger
 
 	base      context.Context // parent of every call's context
 	cancelAll context.CancelFunc
 	slots     chan struct{} // one token per call in flight
-	work      chan *pending // idle workers wait here for a call to run
+	work      chan *Call    // idle workers wait here for a call to run
 	workMu    sync.Mutex    // guards draining, stopping, and work against a send after close
 	draining  bool          // no new call may start: drain is waiting for the running ones
 	stopping  bool
 	running   sync.WaitGroup
 
-	conn      atomic.Pointer[jsonrpc2.Conn] // for the server's own requests
-	connReady chan struct{}                 // closed once conn is set
-	nextID    atomic.Uint64                 // ids of the server's own requests
+	trace  string      // in every log line of the session's calls
+	handle ToolHandler // the policies around the tools, built once (policy.go)
 
-	trace   string // in every log line of the session's calls
+	// The per-session state of the built-in policies.
 	roots   roots
 	limiter *callLimiter
 	guard   loopGuard // used by the reader only
@@ -45,40 +46,33 @@ type session struct {
 	mu       sync.Mutex
 	version  string     // negotiated protocol version
 	client   clientInfo // from initialize
-	inflight map[string]*inflight
+	inflight map[string]*Call
 }
 
-// inflight is a tools/call that has not answered yet.
-type inflight struct {
-	cancel    context.CancelFunc
-	cancelled bool // by the client: the response must not be sent
-}
-
-func newSession(ctx context.Context, srv *Server, stream *stream) *session {
+func newSession(ctx context.Context, srv *Server, out peer) *session {
 	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &session{
 		srv:       srv,
-		stream:    stream,
+		out:       out,
 		log:       srv.log,
 		base:      base,
 		cancelAll: cancel,
 		slots:     make(chan struct{}, srv.opts.MaxInFlight),
-		work:      make(chan *pending),
-		inflight:  make(map[string]*inflight),
-		connReady: make(chan struct{}),
+		work:      make(chan *Call),
+		inflight:  make(map[string]*Call),
 	}
 	s.roots.ready = make(chan struct{})
 	s.limiter = newCallLimiter(&srv.opts)
 	s.trace = newTraceID()
 	s.guard.max = srv.opts.MaxRepeats
 	s.clientLevel.Store(-1)
+	s.handle = s.policies()
 	return s
 }
 
-// dispatch acts on one request or notification. It runs in the read
-// loop: protocol methods are answered right here, in arrival order; tool
-// calls wait for a free slot (holding back the reader) and run
-// concurrently.
+// dispatch acts on one request or notification. It runs in the reader:
+// protocol methods are answered right here, in arrival order; tool calls
+// are resolved and admitted here, then run on a worker.
 func (s *session) dispatch(env envelope) {
 	if env.kind == kindNotification {
 		s.handleNotification(env)
@@ -213,12 +207,12 @@ func (s *session) drain(grace time.Duration) {
 
 // writeResult sends a success response with an encoded result.
 func (s *session) writeResult(id json.RawMessage, result []byte) {
-	_ = s.stream.writeLine(appendRawResult(nil, id, result))
+	_ = s.out.send(appendRawResult(nil, id, result))
 }
 
 // writeError sends an error response.
 func (s *session) writeError(id json.RawMessage, code int64, msg string) {
-	_ = s.stream.writeLine(appendError(nil, id, code, msg, nil))
+	_ = s.out.send(appendError(nil, id, code, msg, nil))
 }
 
 // invalidParams sends -32602 with a message that starts as the JSON-RPC

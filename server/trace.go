@@ -29,8 +29,8 @@ type CallSpan struct {
 	// sent in params._meta ("traceparent", "tracestate"), if any, so that
 	// the call's span can join the client's trace.
 	TraceParent, TraceState string
-	// Start and End bound the call: from the moment a worker took it up
-	// to its answer.
+	// Start and End bound the call: from the moment the reader took it
+	// up to its answer.
 	Start, End time.Time
 	// Status is "ok", "error", "timeout", "cancelled" or, for a request
 	// refused before any tool ran, "invalid_params".
@@ -61,65 +61,34 @@ type StageSpan struct {
 // maxSpanError bounds the error text kept in a span, in characters.
 const maxSpanError = 200
 
-// stageBegin opens a stage of the call's span. The stage is closed by
-// [Call.stageEnd] or, if the call is answered first (a timeout), when the
-// span is completed.
-func (c *Call) stageBegin(name string) {
-	if c.span == nil {
-		return
-	}
-	now := time.Now()
-	c.mu.Lock()
-	if !c.done {
-		c.span.Stages = append(c.span.Stages, StageSpan{Name: name, Start: now})
-	}
-	c.mu.Unlock()
-}
+// traceEvents builds the span of each call from the call events
+// (events.go) and hands it to a Tracer when the call is answered.
+type traceEvents struct{ t Tracer }
 
-// stageEnd closes the stage opened last, failed when err is not empty,
-// unless the call has already been answered (a timed-out tool finishing
-// late).
-func (c *Call) stageEnd(err string) {
-	if c.span == nil {
-		return
-	}
-	now := time.Now()
-	c.mu.Lock()
-	if n := len(c.span.Stages); !c.done && n > 0 && c.span.Stages[n-1].End.IsZero() {
-		st := &c.span.Stages[n-1]
-		st.End, st.Error = now, shortenString(err, maxSpanError)
-	}
-	c.mu.Unlock()
-}
-
-// traceAnswer completes the span of an answered call and hands it to the
-// tracer. It runs after [Call.finish], so no stage is added any more.
-func (s *session) traceAnswer(call *Call, status string, res *CallToolResult) {
-	sp := call.span
+func (s traceEvents) callEvent(e *callEvent) {
+	c := e.call
+	sp := c.span
 	if sp == nil {
 		return
 	}
-	sp.End = time.Now()
-	sp.Status = status
-	if status != "ok" {
-		sp.Error = shortenString(resultText(res), maxSpanError)
+	switch e.kind {
+	case eventStage:
+		sp.Stages = append(sp.Stages, StageSpan{Name: e.stage, Start: e.begin, End: e.end, Error: shortenString(errText(e.err), maxSpanError)})
+	case eventAnswered:
+		sp.Tool = c.Tool
+		sp.TraceParent, sp.TraceState = c.traceParent, c.traceState
+		sp.End = time.Now()
+		sp.Status = e.status
+		switch {
+		case e.status == "invalid_params":
+			sp.Error = shortenString(e.text, maxSpanError)
+		case e.status != "ok":
+			sp.Error = shortenString(resultText(e.result), maxSpanError)
+		}
+		sp.Attempts = max(int(c.attempts.Load()), 1)
+		sp.CacheHit = c.cacheHit.Load()
+		s.t.CallTraced(sp)
 	}
-	if n := len(sp.Stages); n > 0 && sp.Stages[n-1].End.IsZero() {
-		// The call was answered while a stage ran: it ran out of time.
-		sp.Stages[n-1].End, sp.Stages[n-1].Error = sp.End, sp.Error
-	}
-	sp.Attempts = max(int(call.attempts.Load()), 1)
-	sp.CacheHit = call.cacheHit.Load()
-	s.srv.opts.Tracer.CallTraced(sp)
-}
-
-// newSpan starts the span of a call taken up at start, or returns nil
-// when the server has no tracer.
-func (s *session) newSpan(id json.RawMessage, start time.Time) *CallSpan {
-	if s.srv.opts.Tracer == nil {
-		return nil
-	}
-	return &CallSpan{RequestID: id, Session: s.trace, Start: start}
 }
 
 // resultText is the text of a result's first text block.

@@ -47,7 +47,7 @@ func stageNames(s *CallSpan) string {
 func TestEveryCallIsTracedWithItsStages(t *testing.T) {
 	rec := &spanRecorder{}
 	srv := New(Options{Tracer: rec, ToolTimeout: 50 * time.Millisecond, MaxRepeats: -1})
-	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
+	_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute, Targets: []string{"path"}}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
 		if in.N == 7 {
 			return writeOut{}, errorString("seven is not allowed")
 		}
@@ -57,7 +57,7 @@ func TestEveryCallIsTracedWithItsStages(t *testing.T) {
 		}
 		return writeOut{Tag: in.Path}, nil
 	})
-	_ = AddTool(srv, ToolSpec{Name: "write", Description: "d", Level: security.Write}, func(ctx context.Context, call *Call, in writeDryArgs) (writeOut, error) {
+	_ = AddTool(srv, ToolSpec{Name: "write", Description: "d", Level: security.Write, Targets: []string{"path"}, DryRun: "dry_run"}, func(ctx context.Context, call *Call, in writeDryArgs) (writeOut, error) {
 		return writeOut{}, nil
 	})
 	c := serve(t, srv)

@@ -50,6 +50,8 @@ func (t *toolset) addCopyFile(s *server.Server) error {
 			"A directory copy takes at most %d entries and %s; symbolic links and special files inside it are skipped and listed. "+
 			"dry_run reports what would be copied.", t.lim.MaxResults, byteSize(maxCopyBytesFactor*t.lim.MaxReadBytes)),
 		Level:       security.Write,
+		Targets:     []string{"source", "destination"},
+		DryRun:      "dry_run",
 		Destructive: true, // overwrite: true replaces the destination
 	}, t.copyFile)
 }

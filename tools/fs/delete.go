@@ -51,6 +51,8 @@ func (t *toolset) addDeleteFile(s *server.Server) error {
 		Description: "Deletes a file, a symbolic link (not what it points to), an empty directory, or, with recursive true, a directory and everything in it. This cannot be undone. " +
 			"The root itself is never deleted. Run it with dry_run true first to see how many files and bytes would go and which paths.",
 		Level:       security.Admin,
+		Targets:     []string{"path"},
+		DryRun:      "dry_run",
 		Destructive: true,
 	}, t.deleteFile)
 }

@@ -94,6 +94,8 @@ func (t *toolset) addEditFile(s *server.Server) error {
 			"Occurring more than once is an error that names the lines: add surrounding lines to old_text to make it unique. " +
 			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxReadBytes) + ".",
 		Level:       security.Write,
+		Targets:     []string{"path"},
+		DryRun:      "dry_run",
 		Destructive: true,
 	}, t.editFile)
 }

@@ -62,6 +62,8 @@ func (t *toolset) addCreateDirectory(s *server.Server) error {
 		Description: "Creates a directory and any missing parents (like mkdir -p). A directory that already exists is a success with created=false, so it is safe to call again; a file in the way is an error. " +
 			"Use it before write_file or copy_file into a new folder. dry_run reports what would be created.",
 		Level:      security.Write,
+		Targets:    []string{"path"},
+		DryRun:     "dry_run",
 		Idempotent: true,
 	}, t.createDirectory)
 }

@@ -43,6 +43,8 @@ func (t *toolset) addMoveFile(s *server.Server) error {
 			"An existing destination is an error unless overwrite is true, and even then only a file is replaced, never a directory. " +
 			"dry_run reports what would happen without moving.",
 		Level:       security.Write,
+		Targets:     []string{"source", "destination"},
+		DryRun:      "dry_run",
 		Destructive: true,
 	}, t.moveFile)
 }

@@ -54,6 +54,8 @@ func (t *toolset) addWriteFile(s *server.Server) error {
 			"To change part of an existing file use edit_file instead, which shows a diff and cannot lose the rest of the file. " +
 			"dry_run reports what would happen without writing.",
 		Level:       security.Write,
+		Targets:     []string{"path"},
+		DryRun:      "dry_run",
 		Destructive: true,
 	}, t.writeFile)
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -52,6 +51,17 @@ type ToolSpec struct {
 	// [Transient] error is tried; 0 means 3. Writes that are not
 	// Idempotent are tried once, whatever it says.
 	Attempts int
+	// Targets names the arguments (strings, or lists of strings) that say
+	// what a call works on, as slash-separated paths. Calls of a Write or
+	// Admin tool that share a target run one after another, in the order
+	// they arrived, and drop the cached results at, above or below their
+	// targets; a cached Read result is dropped by a write to what its
+	// targets cover. A write tool without targets drops the whole cache.
+	Targets []string
+	// DryRun names the boolean argument that makes a call change nothing
+	// (conventionally "dry_run"): such a call is not confirmed and drops
+	// nothing from the cache.
+	DryRun string
 }
 
 // ToolAnnotations are the hints MCP clients read to decide how carefully to
@@ -87,17 +97,13 @@ type Tool struct {
 	Annotations  ToolAnnotations `json:"annotations"`
 }
 
-// handlerFunc runs one call of a tool with its raw arguments. It reports
-// every failure inside the result; it never returns a protocol error.
-type handlerFunc func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult
-
 // tool is a registered tool.
 type tool struct {
 	spec     ToolSpec
-	pathArgs []string // arguments naming paths: writes are ordered by them, cached reads dropped by them
+	declares bool // spec names Targets or a DryRun argument
 	info     Tool
 	listing  json.RawMessage // info encoded once for tools/list
-	run      handlerFunc
+	handler  ToolHandler     // validates the arguments and runs the tool (addtool.go)
 }
 
 // registry holds the tools in the order they were added.
@@ -121,7 +127,6 @@ func validToolName(name string) bool {
 	return true
 }
 
-// add registers t after checking its definition.
 // lookup finds the tool a raw JSON string names. It returns the name as
 // well, decoded, and ok false when raw is not a string. A name without
 // escapes, the usual case, is looked up without a copy.
@@ -138,6 +143,7 @@ func (r *registry) lookup(raw []byte) (t *tool, name string, ok bool) {
 	return r.byName[name], name, true
 }
 
+// add registers t after checking its definition.
 func (r *registry) add(t *tool) error {
 	name := t.spec.Name
 	switch {
@@ -166,6 +172,7 @@ func (r *registry) add(t *tool) error {
 		return fmt.Errorf("tool %q: its schemas are not valid JSON", name)
 	}
 	t.listing = appendTool(nil, &t.info)
+	t.declares = len(t.spec.Targets) > 0 || t.spec.DryRun != ""
 	if r.byName == nil {
 		r.byName = make(map[string]*tool)
 	}

@@ -12,7 +12,7 @@ import (
 // It runs in the reader, so "back to back" means in arrival order.
 type loopGuard struct {
 	max   int    // identical calls allowed in a row; < 0: no guard
-	name  []byte // the last call's raw tool name
+	tool  *tool  // the last call's tool
 	args  []byte // and its raw arguments
 	canon []byte // its arguments in canonical form, computed when needed
 	count int    // how many times in a row it came
@@ -21,24 +21,22 @@ type loopGuard struct {
 // defaultMaxRepeats is how many identical calls in a row are allowed.
 const defaultMaxRepeats = 4
 
-// observe records a tools/call, given its raw tool name and arguments, and
-// returns the refusal when it repeats the one before it once too often, or
-// "".
-func (g *loopGuard) observe(name, args []byte) string {
-	if g.max < 0 || name == nil {
-		return ""
+// admit records a tools/call and refuses it when it repeats the one
+// before it once too often.
+func (g *loopGuard) admit(c *Call) error {
+	if g.max < 0 {
+		return nil
 	}
-	if bytes.Equal(name, g.name) && g.same(args) {
+	if c.tool == g.tool && g.same(c.args) {
 		g.count++
 	} else {
-		g.name, g.args, g.canon, g.count = bytes.Clone(name), bytes.Clone(args), nil, 1
+		g.tool, g.args, g.canon, g.count = c.tool, bytes.Clone(c.args), nil, 1
 	}
 	if g.count > g.max {
-		tool, _ := decodeString(name)
-		return fmt.Sprintf("You have called %s with the same arguments %d times in a row; the result will not change. Use the answer you have, or change the arguments.",
-			shortenString(tool, 40), g.count)
+		return refusal(fmt.Sprintf("You have called %s with the same arguments %d times in a row; the result will not change. Use the answer you have, or change the arguments.",
+			c.Tool, g.count))
 	}
-	return ""
+	return nil
 }
 
 // same reports whether args equal the last call's arguments: byte for

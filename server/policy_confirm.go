@@ -10,27 +10,31 @@ import (
 // Confirm asks the user, through the client, to approve what the call is
 // about to do, described by message (which path, create or overwrite, how
 // many bytes). It returns nil when the server does not require
-// confirmations ([Options.ConfirmWrites] is off) or the user accepted, and
-// otherwise an error whose text tells the model that nothing was changed
-// and why. A tool calls it after checking its arguments and before
-// changing anything.
+// confirmations ([Options.ConfirmWrites] is off), the call is a dry run,
+// or the user accepted, and otherwise an error whose text tells the model
+// that nothing was changed and why. A tool calls it after checking its
+// arguments and before changing anything.
 func (c *Call) Confirm(ctx context.Context, message string) error {
-	if c.sess == nil {
-		if c.confirmless {
-			return nil
-		}
-		return refusal("This server asks the user to confirm every change, and outside a session there is nobody to ask; nothing was changed.")
-	}
-	if !c.sess.srv.opts.ConfirmWrites {
+	if c.confirmer == nil {
 		return nil
 	}
-	return c.sess.confirm(ctx, message)
+	return c.confirmer(ctx, message)
 }
 
-// refusal is an error whose text is the whole sentence the model reads.
-type refusal string
-
-func (e refusal) Error() string { return string(e) }
+// confirmPolicy makes [Call.Confirm] ask the user when the server
+// requires confirmations ([Options.ConfirmWrites]), except for a dry run,
+// which changes nothing.
+func (s *session) confirmPolicy(next ToolHandler) ToolHandler {
+	if !s.srv.opts.ConfirmWrites {
+		return next
+	}
+	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
+		if !c.dryRun {
+			c.confirmer = s.confirm
+		}
+		return next(ctx, c)
+	}
+}
 
 type elicitParams struct {
 	Message         string         `json:"message"`
@@ -57,7 +61,7 @@ func (s *session) confirm(ctx context.Context, message string) error {
 	var res elicitResult
 	var err error
 	s.withoutSlot(func() {
-		err = s.call(ctx, "elicitation/create", elicitParams{
+		err = s.out.ask(ctx, "elicitation/create", elicitParams{
 			Message:         message,
 			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 		}, &res)

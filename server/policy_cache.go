@@ -5,7 +5,38 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/stdiotools/toolserver/security"
 )
+
+// cachePolicy serves the reads of tools with a [ToolSpec.CacheTTL] from
+// the server's result cache, where identical calls in flight run once,
+// and makes every call that changes something (unless it is a dry run)
+// drop the cached results at, above or below its targets.
+func (s *session) cachePolicy(next ToolHandler) ToolHandler {
+	cache := s.srv.cache
+	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
+		spec := &c.tool.spec
+		switch {
+		case spec.Level != security.Read:
+			res, err := next(ctx, c)
+			if !c.dryRun {
+				cache.invalidate(c.targets)
+			}
+			return res, err
+		case spec.CacheTTL > 0:
+			c.cached.Store(true)
+			key := spec.Name + "\x00" + string(canonicalJSON(c.args))
+			res, hit, err := cache.do(ctx, key, c.targets, spec.CacheTTL, func() (*CallToolResult, error) {
+				return next(ctx, c)
+			})
+			c.cacheHit.Store(hit)
+			return res, err
+		default:
+			return next(ctx, c)
+		}
+	}
+}
 
 // resultCache keeps the results of read tools that declare a
 // [ToolSpec.CacheTTL], and makes identical calls in flight at the same
@@ -41,13 +72,13 @@ func newResultCache(now func() time.Time) *resultCache {
 //
 // Only a success is shared with the calls that waited: an error may be
 // the first caller's own (it was cancelled, or ran out of time), so each
-// of them then runs for itself. A wait ends with ctx; res is nil then.
-func (c *resultCache) do(ctx context.Context, key string, paths []string, ttl time.Duration, run func() *CallToolResult) (res *CallToolResult, hit bool) {
+// of them then runs for itself. A wait ends with ctx's error.
+func (c *resultCache) do(ctx context.Context, key string, paths []string, ttl time.Duration, run func() (*CallToolResult, error)) (res *CallToolResult, hit bool, err error) {
 	c.mu.Lock()
 	if e := c.entries[key]; e != nil {
 		if c.now().Before(e.expires) {
 			c.mu.Unlock()
-			return e.res, true
+			return e.res, true, nil
 		}
 		delete(c.entries, key)
 	}
@@ -56,10 +87,10 @@ func (c *resultCache) do(ctx context.Context, key string, paths []string, ttl ti
 		select {
 		case <-f.done:
 		case <-ctx.Done():
-			return nil, false
+			return nil, false, ctx.Err()
 		}
-		if f.res != nil && !f.res.IsError {
-			return f.res, true
+		if f.res != nil {
+			return f.res, true, nil
 		}
 		return c.do(ctx, key, paths, ttl, run)
 	}
@@ -69,16 +100,20 @@ func (c *resultCache) do(ctx context.Context, key string, paths []string, ttl ti
 	c.mu.Unlock()
 
 	defer func() {
+		ok := err == nil && res != nil && !res.IsError
 		c.mu.Lock()
 		delete(c.flights, key)
-		if res != nil && !res.IsError && c.writeSeq == seq {
+		if ok && c.writeSeq == seq {
 			c.entries[key] = &cacheEntry{res: res, paths: paths, expires: c.now().Add(ttl)}
 		}
 		c.mu.Unlock()
-		f.res = res
+		if ok {
+			f.res = res // shared with the calls that waited; an error is not
+		}
 		close(f.done)
 	}()
-	return run(), false
+	res, err = run()
+	return res, false, err
 }
 
 // invalidate drops the entries that cover any of paths: the same path, a

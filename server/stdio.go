@@ -3,16 +3,66 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
+	"runtime"
+	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rs/zerolog"
 	"github.com/sourcegraph/jsonrpc2"
 )
+
+// This file is the stdio transport: newline-delimited JSON-RPC over a
+// pipe, as agent hosts speak it to a server they launch. It frames and
+// checks the lines, hands each request to the session (the core), and is
+// the session's peer: it writes what the session sends and carries the
+// server's own requests to the client through jsonrpc2.
+
+// Serve runs one MCP session over stdio: it reads requests from r and
+// writes responses and notifications to w, one JSON message per line. It
+// returns when r reaches EOF or ctx is cancelled, after the calls still
+// running have finished or [Options.ShutdownGrace] has passed. The error
+// is nil unless writing to w failed.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	st := newStream(r, w, s.opts.MaxMessageBytes, s.log)
+	sess := newSession(ctx, s, st)
+	st.dispatch = sess.dispatch
+	st.conn = jsonrpc2.NewConn(context.WithoutCancel(ctx), st, noRequests{s.log}, jsonrpc2.SetLogger(jsonrpc2Logger{s.log}))
+	close(st.ready) // the stream reads nothing before its connection is set
+	select {
+	case <-st.conn.DisconnectNotify():
+		s.log.Debug().Msg("input closed; finishing calls in flight")
+	case <-ctx.Done():
+		s.log.Debug().Msg("asked to stop; finishing calls in flight")
+	}
+	sess.drain(s.opts.ShutdownGrace)
+	_ = st.conn.Close()
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	st.closed = true
+	return st.werr
+}
+
+// noRequests is the jsonrpc2 handler of a stream. The stream dispatches
+// every request itself, so jsonrpc2 never sees one; if it did, that would
+// be a bug worth a log line, not a crash.
+type noRequests struct{ log zerolog.Logger }
+
+func (h noRequests) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	h.log.Error().Str("method", req.Method).Msg("jsonrpc2 received a request the stream should have dispatched")
+}
+
+// jsonrpc2Logger sends jsonrpc2's own complaints to the server log.
+type jsonrpc2Logger struct{ log zerolog.Logger }
+
+func (l jsonrpc2Logger) Printf(format string, v ...any) {
+	l.log.Debug().Msgf(format, v...)
+}
 
 // DefaultMaxMessageBytes is the largest message a Stream accepts unless
 // told otherwise.
@@ -46,6 +96,9 @@ type stream struct {
 	closed bool // Serve has returned: a call left behind writes nothing more
 
 	dispatch func(envelope) // receives every request and notification
+	conn     *jsonrpc2.Conn // carries the server's own requests
+	ready    chan struct{}  // closed once conn is set; nothing is read before
+	nextID   atomic.Uint64  // ids of the server's own requests
 }
 
 // newStream returns a stream that reads messages from r and writes them
@@ -57,7 +110,7 @@ func newStream(r io.Reader, w io.Writer, maxBytes int, log zerolog.Logger) *stre
 		maxBytes = DefaultMaxMessageBytes
 	}
 	closer, _ := r.(io.Closer)
-	return &stream{r: bufio.NewReaderSize(r, 64<<10), out: w, closer: closer, max: maxBytes, log: log}
+	return &stream{r: bufio.NewReaderSize(r, 64<<10), out: w, closer: closer, max: maxBytes, log: log, ready: make(chan struct{})}
 }
 
 // errServed is what a write gets after Serve has returned.
@@ -71,6 +124,7 @@ var errTooLong = errors.New("line too long")
 // returns only with a response to one of the server's own calls, or when
 // reading fails.
 func (s *stream) ReadObject(v any) error {
+	<-s.ready
 	for {
 		line, err := s.readLine()
 		switch {
@@ -95,14 +149,19 @@ func (s *stream) ReadObject(v any) error {
 		}
 		if env.kind != kindResponse {
 			s.dispatch(env)
+			if s.r.Buffered() == 0 {
+				// The reader is about to wait for input. On a blocking
+				// descriptor (the binary reads a piped stdin through the
+				// poller, but a library user's reader may block) it holds
+				// its P in read(2); with one CPU a call just handed to a
+				// worker would then wait for the runtime to take the P back
+				// (20 µs or more). Let it run first.
+				runtime.Gosched()
+			}
 			continue
 		}
-		var id jsonrpc2.ID
-		if err := json.Unmarshal(env.id, &id); err != nil {
-			s.log.Warn().RawJSON("id", env.id).Msg("ignored a response whose id matches no request of ours")
-			continue
-		}
-		reset(v)
+		// A response to one of the server's own requests: jsonrpc2 decodes
+		// it, once, into a message of its own (a fresh one each time).
 		if uerr := json.Unmarshal(line, v); uerr != nil {
 			// jsonrpc2 would close the connection on this error; drop the
 			// message instead.
@@ -110,15 +169,6 @@ func (s *stream) ReadObject(v any) error {
 			continue
 		}
 		return nil
-	}
-}
-
-// reset zeroes the value jsonrpc2 passes to ReadObject, so that a message
-// never inherits fields of the one before.
-func reset(v any) {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
-		rv.Elem().SetZero()
 	}
 }
 
@@ -183,6 +233,23 @@ func (s *stream) writeLine(b []byte) error {
 		return s.werr
 	}
 	return nil
+}
+
+// send implements peer.
+func (s *stream) send(msg []byte) error { return s.writeLine(msg) }
+
+// ask implements peer: it sends a request to the client through jsonrpc2
+// and waits for its result.
+func (s *stream) ask(ctx context.Context, method string, params, result any) error {
+	id := jsonrpc2.ID{Str: "toolserver-" + strconv.FormatUint(s.nextID.Add(1), 10), IsString: true}
+	err := s.conn.Call(ctx, method, params, result, jsonrpc2.PickID(id))
+	if ctx.Err() != nil {
+		_ = s.conn.Notify(context.WithoutCancel(ctx), "notifications/cancelled", map[string]any{
+			"requestId": id.Str, "reason": "the server stopped waiting: " + ctx.Err().Error(),
+		})
+		return ctx.Err()
+	}
+	return err
 }
 
 // reply writes an error response for a message the stream refused.

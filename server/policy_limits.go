@@ -33,13 +33,13 @@ func newCallLimiter(opts *Options) *callLimiter {
 
 func (l *callLimiter) burst() float64 { return max(1, l.rate) }
 
-// admit counts a call and returns "" if it may run, or the sentence that
+// admit counts a call and returns nil if it may run, or the sentence that
 // tells the model why not.
-func (l *callLimiter) admit() string {
+func (l *callLimiter) admit() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.max > 0 && l.calls >= l.max {
-		return fmt.Sprintf("This session has used all %d tool calls it is allowed; no more calls will run. Finish with what you have.", l.max)
+		return refusal(fmt.Sprintf("This session has used all %d tool calls it is allowed; no more calls will run. Finish with what you have.", l.max))
 	}
 	if l.rate > 0 {
 		t := l.now()
@@ -47,10 +47,10 @@ func (l *callLimiter) admit() string {
 		l.last = t
 		if l.tokens < 1 {
 			wait := time.Duration((1 - l.tokens) / l.rate * float64(time.Second)).Round(time.Millisecond)
-			return fmt.Sprintf("Too many calls: this server runs at most %g calls per second. Wait %s and try again.", l.rate, max(wait, time.Millisecond))
+			return refusal(fmt.Sprintf("Too many calls: this server runs at most %g calls per second. Wait %s and try again.", l.rate, max(wait, time.Millisecond)))
 		}
 		l.tokens--
 	}
 	l.calls++
-	return ""
+	return nil
 }

@@ -50,21 +50,28 @@ func attempts(spec ToolSpec) int {
 	return defaultAttempts
 }
 
-// retry runs h on in until it succeeds, fails for good, or has been tried
-// max times, waiting between tries with sleep. It returns the last
-// result, the number of tries and the last error. It takes the handler and
-// its arguments rather than a closure over them, which would cost an
-// allocation on every call.
-func retry[In, Out any](ctx context.Context, max int, sleep func(context.Context, time.Duration) error, h Handler[In, Out], call *Call, in In) (Out, int, error) {
-	for n := 1; ; n++ {
-		v, err := h(ctx, call, in)
-		if err == nil || n >= max || !isTransient(err) {
-			return v, n, err
-		}
-		d := retryBase << (n - 1)
-		d = d/2 + rand.N(d/2+1) // jitter, so that retries of many calls spread out
-		if sleep(ctx, d) != nil {
-			return v, n, err
+// retryPolicy tries a call again when it fails with a [Transient] error,
+// up to the tool's attempts (see attempts), waiting between tries with
+// sleep: exponential backoff from retryBase, with jitter. It stops as soon
+// as the call's context ends, so a call that ran out of time or was
+// cancelled is never tried again. Only the last error reaches the model.
+func retryPolicy(sleep func(context.Context, time.Duration) error) Policy {
+	return func(next ToolHandler) ToolHandler {
+		return func(ctx context.Context, c *Call) (*CallToolResult, error) {
+			max := attempts(c.tool.spec)
+			c.firstTry = time.Now()
+			for n := int32(1); ; n++ {
+				c.attempts.Store(n)
+				res, err := next(ctx, c)
+				if err == nil || n >= int32(max) || !isTransient(err) {
+					return res, err
+				}
+				d := retryBase << (n - 1)
+				d = d/2 + rand.N(d/2+1) // jitter, so that retries of many calls spread out
+				if sleep(ctx, d) != nil {
+					return res, err
+				}
+			}
 		}
 	}
 }

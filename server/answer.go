@@ -1,0 +1,162 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/stdiotools/toolserver/schemagen"
+)
+
+// This file is the end of a call's road: what the policies and the tool
+// returned becomes the result the model reads, and that result becomes
+// the response line.
+
+// answer sends a call's result, unless the client cancelled the call or
+// it was answered already (by its timer, or the other way round).
+func (s *session) answer(c *Call, res *CallToolResult, err error) {
+	res, status := s.srv.outcome(c, res, err)
+	cancelled := s.forget(c)
+	var b []byte
+	if cancelled {
+		status = "cancelled"
+	} else {
+		var encErr error
+		if b, encErr = appendCallResult(nil, c.ID, res); encErr != nil {
+			s.log.Error().Err(encErr).Str("tool", c.Tool).Msg("cannot encode the tool's result")
+			b, _ = appendCallResult(nil, c.ID, ErrorResult(fmt.Sprintf(
+				"The result of %s could not be encoded as JSON; this is a bug in the tool, and the details are in the server log.", c.Tool)))
+		}
+	}
+	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) {
+		return
+	}
+	if !cancelled {
+		_ = c.out.send(b)
+	}
+}
+
+// outcome turns what the policies and the tool returned into the result
+// the model reads, and the call's status: "ok", "error" or "timeout".
+func (s *Server) outcome(c *Call, res *CallToolResult, err error) (*CallToolResult, string) {
+	var te *timeoutError
+	var ie *invalidArguments
+	switch {
+	case errors.As(err, &te):
+		return timeoutResult(te.tool, te.limit), "timeout"
+	case errors.As(err, &ie):
+		res = ie.result(s.opts.Lang)
+	case err != nil:
+		res = s.toolError(c, err)
+	case res == nil:
+		res = ErrorResult(fmt.Sprintf("The tool %s returned no result; this is a bug in the tool.", c.Tool))
+	}
+	if n := c.attempts.Load(); n > 1 {
+		meta := make(map[string]any, len(res.Meta)+1)
+		for k, v := range res.Meta {
+			meta[k] = v
+		}
+		meta[MetaExecution] = map[string]any{"attempts": int(n), "ms": time.Since(c.firstTry).Milliseconds()}
+		copied := *res // a result may be shared with other calls through the cache
+		copied.Meta = meta
+		res = &copied
+	}
+	if res.IsError {
+		return res, "error"
+	}
+	return res, "ok"
+}
+
+// timeoutError is the answer of a call whose deadline passed.
+type timeoutError struct {
+	tool  string
+	limit time.Duration
+}
+
+func (e *timeoutError) Error() string { return timeoutText(e.tool, e.limit) }
+
+// timeoutResult is what the model reads about a call that ran out of time.
+func timeoutResult(name string, limit time.Duration) *CallToolResult {
+	return ErrorResult(timeoutText(name, limit))
+}
+
+func timeoutText(name string, limit time.Duration) string {
+	return fmt.Sprintf("The call to %s did not finish within %s and was stopped; "+
+		"nothing more will come of it. Try a smaller request, such as a narrower path or fewer files.", name, limit)
+}
+
+// invalidArguments is the answer of a call whose arguments break the
+// tool's schema.
+type invalidArguments struct{ err error }
+
+func (e *invalidArguments) Error() string { return e.err.Error() }
+func (e *invalidArguments) Unwrap() error { return e.err }
+
+// MaxMetaProblems is the most problems listed in the _meta of a result
+// for invalid arguments; the total count is given beside them.
+const MaxMetaProblems = 100
+
+// result is what the model reads: the most critical problems as
+// sentences, and in _meta (under [MetaProblems]) the first
+// [MaxMetaProblems] of them for programs, with their total count.
+func (e *invalidArguments) result(lang schemagen.Lang) *CallToolResult {
+	var verr *schemagen.Errors
+	if !errors.As(e.err, &verr) {
+		return ErrorResult(e.err.Error())
+	}
+	res := ErrorResult(verr.Text(lang))
+	shown := verr.Problems[:min(len(verr.Problems), MaxMetaProblems)]
+	problems := make([]map[string]string, len(shown))
+	for i, p := range shown {
+		problems[i] = map[string]string{"kind": p.Kind.String(), "path": p.Path, "rule": p.Rule, "message": p.Message(lang)}
+	}
+	res.Meta = map[string]any{MetaProblems: problems}
+	if len(verr.Problems) > len(shown) {
+		res.Meta[MetaProblemCount] = len(verr.Problems)
+	}
+	return res
+}
+
+// MetaProblemCount is the _meta key of the total number of problems, set
+// when there are more than the [MaxMetaProblems] listed.
+const MetaProblemCount = "io.github.stdiotools/problem_count"
+
+// internalError marks an error whose text is for the log only.
+type internalError struct{ err error }
+
+func (e *internalError) Error() string { return e.err.Error() }
+func (e *internalError) Unwrap() error { return e.err }
+
+// Internal marks err as an internal failure: the server logs it in full
+// and the model sees only a sentence saying that the tool failed.
+func Internal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &internalError{err}
+}
+
+// refusal is an error whose text is the whole sentence the model reads.
+type refusal string
+
+func (e refusal) Error() string { return string(e) }
+
+// toolError turns an error from the policies or the tool into the result
+// the model reads.
+func (s *Server) toolError(c *Call, err error) *CallToolResult {
+	name := c.Tool
+	var ie *internalError
+	if errors.As(err, &ie) {
+		s.log.Error().Str("tool", name).Err(err).Msg("tool failed internally")
+		c.Log(LevelError, "the tool failed with an internal error; the details are in the server log")
+		return ErrorResult(fmt.Sprintf("The tool %s failed with an internal error; the details are in the server log.", name))
+	}
+	if errors.Is(err, context.Canceled) {
+		return ErrorResult(fmt.Sprintf("The call to %s was cancelled before it finished.", name))
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ErrorResult(fmt.Sprintf("The call to %s ran out of time before it finished.", name))
+	}
+	return ErrorResult(err.Error())
+}

@@ -1,0 +1,143 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"hash/fnv"
+	"strconv"
+
+	"github.com/rs/zerolog"
+)
+
+// eventLog writes a log line for each stage of a call, with the request
+// id, the session's trace id and the tool, so that one call can be
+// followed through the log. It listens to the call events (events.go).
+type eventLog struct{ log zerolog.Logger }
+
+func (l eventLog) callEvent(e *callEvent) {
+	c := e.call
+	switch e.kind {
+	case eventStage:
+		switch e.stage {
+		case stageParse:
+			l.parse(e)
+		case stageValidate:
+			l.validate(e)
+		case stageExecute:
+			l.execute(e)
+		}
+	case eventAnswered:
+		switch {
+		case e.status == "cancelled":
+			l.line(l.log.Info(), c, "respond", e).Msg("call cancelled; no response sent")
+		case e.status == "invalid_params":
+		case l.log.Debug().Enabled():
+			if c.cacheHit.Load() {
+				l.line(l.log.Debug(), c, stageExecute, e).Str("status", "cache_hit").Msg("call")
+			}
+			l.line(l.log.Debug(), c, "respond", e).Bool("is_error", e.result.IsError).Int("bytes", e.bytes).Msg("call")
+		}
+	}
+}
+
+// line starts the log line of one stage of the call.
+func (l eventLog) line(ev *zerolog.Event, c *Call, stage string, e *callEvent) *zerolog.Event {
+	if !ev.Enabled() {
+		return ev
+	}
+	if c.ID != nil {
+		ev = ev.RawJSON("id", c.ID)
+	}
+	if c.sess != nil {
+		ev = ev.Str("trace", c.sess.trace)
+	}
+	ev = ev.Str("stage", stage)
+	if c.Tool != "" {
+		ev = ev.Str("tool", c.Tool)
+	}
+	if !e.begin.IsZero() {
+		ev = ev.Dur("took", e.end.Sub(e.begin))
+	} else if !c.received.IsZero() {
+		ev = ev.Dur("took", e.end.Sub(c.received))
+	}
+	return ev
+}
+
+func (l eventLog) parse(e *callEvent) {
+	if e.err != nil {
+		l.line(l.log.Info(), e.call, stageParse, e).Str("status", "error").Str("error", e.err.Error()).Msg("call")
+		return
+	}
+	if ev := l.log.Debug(); ev.Enabled() {
+		l.line(ev, e.call, stageParse, e).Str("status", "ok").Msg("call")
+	}
+}
+
+// validate writes the validate stage: the arguments' hash, and the
+// arguments themselves at debug level or when they were refused; then a
+// line for each coercion made.
+func (l eventLog) validate(e *callEvent) {
+	c := e.call
+	for _, co := range e.report.Coercions {
+		l.log.Info().Str("tool", c.Tool).Str("argument", co.Path).Str("from", co.From).Str("to", co.To).
+			Msg("coerced an argument")
+	}
+	ev := l.log.Info()
+	if e.err != nil {
+		ev = l.log.Warn()
+	}
+	if !ev.Enabled() {
+		return
+	}
+	ev = l.line(ev, c, stageValidate, e).Str("args_hash", argsHash(c.args))
+	if (e.err != nil || l.log.Debug().Enabled()) && len(c.args) > 0 && json.Valid(c.args) {
+		ev = ev.RawJSON("args", c.args)
+	}
+	if e.err != nil {
+		ev.Str("status", "invalid").Str("error", e.err.Error()).Msg("call")
+		return
+	}
+	ev.Str("status", "ok").Msg("call")
+}
+
+// execute writes the execute stage: how it ended and after how many
+// attempts.
+func (l eventLog) execute(e *callEvent) {
+	c := e.call
+	var te *timeoutError
+	switch {
+	case errors.As(e.err, &te):
+		l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", te.limit).Msg("call")
+		return
+	}
+	ev := l.log.Info()
+	if e.err != nil {
+		ev = l.log.Warn()
+	}
+	if !ev.Enabled() {
+		return
+	}
+	ev = l.line(ev, c, stageExecute, e).Int("attempts", max(int(c.attempts.Load()), 1))
+	if e.err != nil {
+		ev.Str("status", "error").Str("error", e.err.Error()).Msg("call")
+		return
+	}
+	ev.Str("status", "ok").Msg("call")
+}
+
+// newTraceID returns a random id for a session's log lines.
+func newTraceID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// argsHash is a short hash of the raw arguments: enough to see in the log
+// that two calls had the same arguments, without writing them out.
+func argsHash(args json.RawMessage) string {
+	h := fnv.New64a()
+	_, _ = h.Write(args)
+	return strconv.FormatUint(h.Sum64(), 16)
+}

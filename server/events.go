@@ -1,0 +1,126 @@
+package server
+
+import (
+	"time"
+
+	"github.com/stdiotools/toolserver/schemagen"
+)
+
+// This file is the one stream of events every call sends as it goes: it
+// started, each stage finished, it was answered. The log lines
+// (eventlog.go), the metrics [Observer] (observe.go) and the [Tracer]
+// (trace.go) are its listeners; none of them is fed any other way.
+
+// eventKind tells what happened to a call.
+type eventKind uint8
+
+const (
+	eventStarted  eventKind = iota + 1 // a worker took the call up
+	eventStage                         // a stage ended, or was cut short by the answer
+	eventAnswered                      // the call's answer is known
+)
+
+// The stages of a call, in order.
+const (
+	stageParse    = "parse"    // the reader resolved the tool and read params
+	stageWait     = "wait"     // earlier calls on the same targets ran first
+	stageValidate = "validate" // the arguments were checked and decoded
+	stageExecute  = "execute"  // the tool's function ran
+)
+
+// callEvent is one event of a call. Listeners read it while the call's
+// mutex is held: they must be quick and must not call back into the call.
+type callEvent struct {
+	kind eventKind
+	call *Call
+
+	// eventStage
+	stage      string
+	begin, end time.Time
+	err        error            // why the stage failed; nil when it did not
+	report     schemagen.Report // validate: the coercions made
+
+	// eventAnswered
+	status string          // "ok", "error", "timeout", "cancelled" or "invalid_params"
+	result *CallToolResult // what the model reads; nil for invalid_params
+	text   string          // invalid_params: the error message
+	bytes  int             // the response's size; 0 when none was sent
+}
+
+// eventSink listens to the events of every call.
+type eventSink interface {
+	callEvent(e *callEvent)
+}
+
+// openStage is the stage a call is in, until it ends.
+type openStage struct {
+	name  string
+	begin time.Time
+}
+
+// emit hands e to every listener. The caller holds c.mu.
+func (c *Call) emit(e *callEvent) {
+	e.call = c
+	for _, s := range c.srv.sinks {
+		s.callEvent(e)
+	}
+}
+
+// beginStage marks the start of a stage.
+func (c *Call) beginStage(name string) {
+	now := time.Now()
+	c.mu.Lock()
+	if !c.done {
+		c.stage = openStage{name: name, begin: now}
+	}
+	c.mu.Unlock()
+}
+
+// endStage ends the stage begun last, failed when err is not nil. A stage
+// that ends after the call was answered (a tool finishing after its
+// deadline) is not reported: the answer has closed it already.
+func (c *Call) endStage(err error) { c.endStageReport(err, schemagen.Report{}) }
+
+// endStageReport is endStage with the report of the validate stage.
+func (c *Call) endStageReport(err error, report schemagen.Report) {
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done || c.stage.name == "" {
+		return
+	}
+	e := callEvent{kind: eventStage, stage: c.stage.name, begin: c.stage.begin, end: now, err: err, report: report}
+	c.stage = openStage{}
+	c.emit(&e)
+}
+
+// markStarted reports that a worker took the call up.
+func (c *Call) markStarted() {
+	c.mu.Lock()
+	c.started = true
+	e := callEvent{kind: eventStarted}
+	c.emit(&e)
+	c.mu.Unlock()
+}
+
+// close marks the call answered and reports it: a stage still running is
+// cut short with err (the deadline passed), and from now on progress and
+// stages are dropped, so that nothing about the call follows its response.
+// It reports false, and does nothing, if the call was answered already.
+func (c *Call) close(e *callEvent, err error) bool {
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done {
+		return false
+	}
+	if c.stage.name != "" {
+		st := callEvent{kind: eventStage, stage: c.stage.name, begin: c.stage.begin, end: now, err: err}
+		c.stage = openStage{}
+		c.emit(&st)
+	}
+	c.done = true
+	e.kind = eventAnswered
+	c.emit(e)
+	return true
+}

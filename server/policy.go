@@ -1,0 +1,59 @@
+package server
+
+import "context"
+
+// ToolHandler runs one tool call and returns its result. A returned error
+// is the model's to read, as a [Handler]'s is: the server turns it into an
+// error result (see [Internal] for errors the model should not see). Only
+// problems with the request itself are JSON-RPC errors, and those are
+// decided before any handler runs.
+type ToolHandler func(ctx context.Context, call *Call) (*CallToolResult, error)
+
+// Policy is a rule applied around every tool call, as net/http middleware
+// is around a handler: it receives the handler it guards and returns one
+// that applies the rule, then calls it, or answers by itself without
+// calling it (an authorization check refusing a call), or looks at what
+// it returned (an audit log). Set yours in [Options.Policies].
+type Policy func(next ToolHandler) ToolHandler
+
+// policies builds the handler every call of the session runs through:
+// the tool itself, innermost, wrapped in the built-in policies, wrapped in
+// the ones of [Options.Policies], outermost, first to last. From the
+// outside in:
+//
+//  1. Options.Policies, in their order;
+//  2. roots (roots.go): wait until the client's roots are known;
+//  3. timeout (policy_timeout.go): the call's deadline; when it passes
+//     the model is answered at once, whatever the tool does next;
+//  4. order (policy_order.go): wait until the earlier calls on the same
+//     targets are done;
+//  5. exclusive (policy_exclusive.go): an Exclusive tool runs alone;
+//  6. confirmation and dry run (policy_confirm.go): what Call.Confirm does;
+//  7. cache (policy_cache.go): cached reads and identical reads in flight
+//     run once; writes drop what they change;
+//  8. retry (policy_retry.go): transient failures are tried again;
+//  9. the tool (addtool.go): validate the arguments, then run it.
+//
+// Three policies also decide in the reader, before a call takes a slot,
+// because they are about arrival order (see admit.go): the loop guard
+// (policy_loopguard.go), the limits (policy_limits.go) and the place in
+// line of order.
+func (s *session) policies() ToolHandler {
+	h := ToolHandler(invoke)
+	h = retryPolicy(s.srv.sleep)(h)
+	h = s.cachePolicy(h)
+	h = s.confirmPolicy(h)
+	h = s.exclusivePolicy(h)
+	h = s.orderPolicy(h)
+	h = s.timeoutPolicy(h)
+	h = s.rootsPolicy(h)
+	for i := len(s.srv.opts.Policies) - 1; i >= 0; i-- {
+		h = s.srv.opts.Policies[i](h)
+	}
+	return h
+}
+
+// invoke runs the called tool's own handler.
+func invoke(ctx context.Context, c *Call) (*CallToolResult, error) {
+	return c.tool.handler(ctx, c)
+}

@@ -1,0 +1,37 @@
+package server
+
+import (
+	"context"
+	"time"
+)
+
+// timeoutPolicy bounds each call by its tool's Timeout, or
+// [Options.ToolTimeout]. When the time is up the call's context is
+// cancelled and the model gets its answer at once, even from a tool that
+// ignores its context; whatever the tool returns later is dropped. A call
+// that ran out of time is never retried: the retry policy sees the
+// cancelled context.
+func (s *session) timeoutPolicy(next ToolHandler) ToolHandler {
+	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
+		c.limit = s.srv.timeout(c.tool)
+		timer := time.AfterFunc(c.limit, func() {
+			c.timedOut.Store(true)
+			c.cancel()
+			s.answer(c, nil, &timeoutError{tool: c.Tool, limit: c.limit})
+		})
+		defer timer.Stop()
+		res, err := next(ctx, c)
+		if c.timedOut.Load() {
+			return nil, &timeoutError{tool: c.Tool, limit: c.limit} // whatever the tool made of its end
+		}
+		return res, err
+	}
+}
+
+// timeout returns how long a call of t may run.
+func (s *Server) timeout(t *tool) time.Duration {
+	if t.spec.Timeout > 0 {
+		return t.spec.Timeout
+	}
+	return s.opts.ToolTimeout
+}

@@ -1,0 +1,201 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/stdiotools/toolserver/security"
+)
+
+// This file builds the Call of a tools/call, in the reader: the params are
+// scanned once, the tool is looked up once, and what the policies need
+// (the progress token, the trace context, the targets, the dry run) is
+// read here and nowhere else.
+
+// newCall reads the params of a tools/call request. Its errors are the
+// protocol errors MCP prescribes (-32602); the Call is returned with them,
+// for the events of a refused request.
+func (s *session) newCall(env envelope, received time.Time) (*Call, *wireError) {
+	c := &Call{ID: env.id, key: env.key, srv: s.srv, sess: s, out: s.out, received: received}
+	if s.srv.opts.Tracer != nil {
+		c.span = &CallSpan{RequestID: env.id, Session: s.trace, Start: received}
+	}
+	if env.params == nil {
+		return c, badParams(`tools/call needs params with "name", the tool to run, and "arguments"`)
+	}
+	var nameRaw, args []byte
+	var buf [8]member
+	for _, m := range appendMembers(buf[:0], env.params) {
+		switch m.name {
+		case "name":
+			nameRaw = m.value
+		case "arguments":
+			args = m.value
+		case "_meta":
+			c.readMeta(m.value)
+		}
+	}
+	if nameRaw == nil {
+		return c, badParams(`tools/call needs "name", the tool to run; available tools: %s`, names(s.srv.tools.visible(s.srv.opts.maxLevel())))
+	}
+	t, name, ok := s.srv.tools.lookup(nameRaw)
+	if !ok {
+		return c, badParams(`"name" must be a string, got %s`, jsonKind(nameRaw[0]))
+	}
+	return c, s.srv.bind(c, t, name, args)
+}
+
+// readMeta reads the members of params._meta the server uses: the
+// progress token and the W3C trace context.
+func (c *Call) readMeta(meta []byte) {
+	if meta[0] != '{' {
+		return
+	}
+	var buf [8]member
+	for _, m := range appendMembers(buf[:0], meta) {
+		switch m.name {
+		case "progressToken":
+			if m.value[0] == '"' || m.value[0] >= '0' && m.value[0] <= '9' || m.value[0] == '-' {
+				c.token = m.value
+			}
+		case "traceparent":
+			c.traceParent, _ = decodeString(m.value)
+		case "tracestate":
+			c.traceState, _ = decodeString(m.value)
+		}
+	}
+}
+
+// bind checks the tool t, called by name, and the raw arguments, and
+// fills in the call. t is nil for an unknown tool.
+func (s *Server) bind(c *Call, t *tool, name string, args json.RawMessage) *wireError {
+	max := s.opts.maxLevel()
+	if string(args) == "null" {
+		args = nil // typed clients send a nil map as null; it means no arguments
+	}
+	switch {
+	case args != nil && args[0] != '{':
+		return badParams(`"arguments" must be a JSON object, got %s`, jsonKind(args[0]))
+	case t == nil:
+		return badParams("unknown tool %q; available tools: %s", shortenString(name, 40), names(s.tools.visible(max)))
+	case !max.Allows(t.spec.Level):
+		served := "read and write"
+		if max == security.Read {
+			served = "read"
+		}
+		return badParams("tool %q is not available: it needs the %s level and this server serves only %s tools; available tools: %s",
+			name, t.spec.Level, served, names(s.tools.visible(max)))
+	}
+	c.tool, c.Tool, c.args = t, t.spec.Name, args
+	if t.declares {
+		c.readArguments()
+	}
+	return nil
+}
+
+// readArguments reads, in one pass over the top-level arguments, the
+// targets and the dry-run flag the tool declares.
+func (c *Call) readArguments() {
+	if len(c.args) == 0 {
+		return
+	}
+	spec := &c.tool.spec
+	var buf [8]member
+	for _, m := range appendMembers(buf[:0], c.args) {
+		if spec.DryRun != "" && m.name == spec.DryRun {
+			c.dryRun = string(m.value) == "true"
+			continue
+		}
+		for _, name := range spec.Targets {
+			if m.name != name {
+				continue
+			}
+			if m.value[0] == '[' {
+				for _, e := range arrayElements(m.value) {
+					c.addTarget(e)
+				}
+			} else {
+				c.addTarget(m.value)
+			}
+		}
+	}
+}
+
+// addTarget adds a raw JSON string to the call's targets, in a lexically
+// clean form, unless it is there already (so that a call never waits for
+// itself).
+func (c *Call) addTarget(raw []byte) {
+	s, ok := decodeString(raw)
+	if !ok {
+		return
+	}
+	k := path.Clean("/" + strings.TrimPrefix(s, "./"))
+	for _, t := range c.targets {
+		if t == k {
+			return
+		}
+	}
+	c.targets = append(c.targets, k)
+}
+
+// arrayElements splits a valid JSON array into its elements.
+func arrayElements(arr []byte) [][]byte {
+	var out [][]byte
+	i := skipSpace(arr, 1)
+	for i < len(arr) && arr[i] != ']' {
+		if arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+			continue
+		}
+		end := skipValue(arr, i)
+		out = append(out, arr[i:end])
+		i = skipSpace(arr, end)
+	}
+	return out
+}
+
+// badParams is a -32602 error.
+func badParams(format string, a ...any) *wireError {
+	return &wireError{code: jsonrpc2.CodeInvalidParams, message: "Invalid params: " + fmt.Sprintf(format, a...)}
+}
+
+// CallTool runs one tool call outside any session, with exactly the
+// checks of the protocol path: the arguments are validated, the call runs
+// under its deadline and is retried as its [ToolSpec] allows. The error
+// reports a request MCP would refuse with a JSON-RPC error (an unknown
+// tool, arguments that are not an object); everything else is in the
+// result.
+func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*CallToolResult, error) {
+	args = bytes.TrimSpace(args)
+	if len(args) > 0 && !json.Valid(args) {
+		return nil, fmt.Errorf("call %s: arguments are not valid JSON", name)
+	}
+	c := &Call{srv: s, received: time.Now()}
+	if werr := s.bind(c, s.tools.byName[name], name, args); werr != nil {
+		return nil, errors.New(werr.message)
+	}
+	if s.opts.ConfirmWrites && !c.dryRun {
+		c.confirmer = func(context.Context, string) error {
+			return refusal("This server asks the user to confirm every change, and outside a session there is nobody to ask; nothing was changed.")
+		}
+	}
+	c.limit = s.timeout(c.tool)
+	ctx, cancel := context.WithTimeout(ctx, c.limit)
+	defer cancel()
+	c.ctx, c.cancel = ctx, cancel
+	res, err := s.safely(ctx, retryPolicy(s.sleep)(invoke), c)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		c.timedOut.Store(true)
+		res, err = nil, &timeoutError{tool: c.Tool, limit: c.limit}
+	}
+	res, status := s.outcome(c, res, err)
+	c.close(&callEvent{status: status, result: res}, err)
+	return res, nil
+}
