@@ -49,8 +49,7 @@ type Call struct {
 	cached    atomic.Bool                         // the tool has a result cache (policy_cache.go)
 	cacheHit  atomic.Bool                         // the answer came from the cache (policy_cache.go)
 
-	answered  sync.Once // by the call or its timer, whichever comes first
-	cancelled bool      // by the client, so no response is due; guarded by sess.mu
+	cancelled bool // by the client, so no response is due; guarded by sess.mu
 
 	mu       sync.Mutex // orders progress and events before the answer
 	started  bool       // a worker took the call up

@@ -21,8 +21,6 @@ type CallToolResult struct {
 	IsError bool `json:"isError,omitempty"`
 	// Meta carries details for programs rather than the model.
 	Meta map[string]any `json:"_meta,omitempty"`
-
-	timedOut bool // the server stopped waiting for the tool
 }
 
 // ErrorResult returns a result that reports a failure with text.
