@@ -1,20 +1,20 @@
 package main
 
 import (
-	"bufio"
-	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stdiotools/toolserver/servertest"
 )
 
-// TestTranscripts replays every testdata/transcripts/*.txt against the real
-// binary. In a transcript, "> " lines are sent to the server's stdin and
-// "< " lines are the exact lines expected on its stdout, in order ("<^ "
-// lines only the start of one, for answers too long to keep by heart);
-// "#" lines are comments, and a "# flags:" comment adds command-line flags.
-// After the last line, stdin is closed: the server must exit 0 and write
-// nothing more.
+// TestTranscripts replays every testdata/transcripts/*.txt against the
+// real binary, with servertest (see [servertest.Transcript] for the
+// format); a "# flags:" comment adds command-line flags. After the last
+// line, stdin is closed: the server must write nothing more and exit 0.
+// Run with -update to rewrite the expected lines.
 func TestTranscripts(t *testing.T) {
 	files, err := filepath.Glob("../../testdata/transcripts/*.txt")
 	if err != nil || len(files) == 0 {
@@ -23,47 +23,36 @@ func TestTranscripts(t *testing.T) {
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
 			t.Parallel()
-			runTranscript(t, f)
+			tr, err := servertest.ReadTranscript(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(binary, append([]string{"--root", playground(t)}, tr.Flags...)...)
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr := &lockedWriter{b: &strings.Builder{}}
+			cmd.Stderr = stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			tr.Run(t, servertest.Dial(t, stdin, stdout))
+			waited := make(chan error, 1)
+			go func() { waited <- cmd.Wait() }()
+			select {
+			case err := <-waited:
+				if err != nil {
+					t.Fatalf("toolserver exited with %v; stderr:\n%s", err, stderr)
+				}
+			case <-time.After(servertest.Timeout):
+				t.Fatal("toolserver did not exit after stdin closed")
+			}
 		})
 	}
-}
-
-func runTranscript(t *testing.T, file string) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"--root", playground(t)}
-	var steps []string
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "# flags:"):
-			args = append(args, strings.Fields(strings.TrimPrefix(line, "# flags:"))...)
-		case line == "" || strings.HasPrefix(line, "#"):
-		case strings.HasPrefix(line, "> ") || strings.HasPrefix(line, "< ") || strings.HasPrefix(line, "<^ "):
-			steps = append(steps, line)
-		default:
-			t.Fatalf("%s:%d: a line must start with \"> \", \"< \", \"<^ \" or \"#\"", file, n)
-		}
-	}
-	p := start(t, args...)
-	for _, s := range steps {
-		if strings.HasPrefix(s, "> ") {
-			p.send(s[2:])
-			continue
-		}
-		if prefix, ok := strings.CutPrefix(s, "<^ "); ok {
-			if got := p.recv(); !strings.HasPrefix(got, prefix) {
-				t.Fatalf("\n got       %s\n want start %s", got, prefix)
-			}
-			continue
-		}
-		if got, want := p.recv(), s[2:]; got != want {
-			t.Fatalf("\n got  %s\n want %s", got, want)
-		}
-	}
-	p.finish()
 }
