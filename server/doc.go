@@ -14,6 +14,8 @@
 //	}
 //	return srv.Serve(ctx, os.Stdin, os.Stdout)
 //
+// Package servertest runs a Server in memory for tests of tools.
+//
 // # Errors
 //
 // MCP separates two kinds of failure, and so does this package. A request
@@ -23,6 +25,38 @@
 // tool's own error, a panic) is a result with isError set and a short
 // sentence the model can act on; the model sees it and can correct itself.
 //
+// # The road of one call
+//
+// A tools/call goes through these files, in this order, and only this way:
+//
+//   - stdio.go: the transport reads a line, checks its size, and
+//     envelope.go checks it is one JSON-RPC request (bad lines are
+//     answered here, -32700 or -32600); the request goes to the session.
+//   - session.go: the core, which knows no transport, dispatches by
+//     method and keeps the handshake, the calls in flight and their
+//     cancellation.
+//   - resolve.go: the reader builds the [Call], once: it scans params,
+//     looks the tool up, reads _meta (progress token, trace context) and
+//     the targets and dry run the tool declares. A bad request is -32602.
+//   - admit.go: still in the reader, in arrival order, the call is
+//     registered by its id and admitted by the loop guard
+//     (policy_loopguard.go), the limits (policy_limits.go) and a place in
+//     line on each target (policy_order.go); then it takes a slot.
+//   - worker.go: a worker runs the call through the session's handler:
+//     the policies (policy.go lists them in order, each in its own
+//     policy_*.go file, then [Options.Policies]) around the tool.
+//   - addtool.go: the tool validates and decodes its arguments (package
+//     schemagen) and runs its function.
+//   - answer.go: what came back, a result or an error, becomes the result
+//     the model reads, and wire.go and result.go write the response line,
+//     through the session's peer (transport.go), back to stdio.go.
+//
+// All along, the call reports events (events.go: it started, each stage
+// ended, it was answered), which are the only source of the log lines
+// (eventlog.go), the metrics [Observer] (observe.go) and the [Tracer]
+// (trace.go). The server's own requests to the client (roots.go,
+// policy_confirm.go) go out through the peer too.
+//
 // # Concurrency
 //
 // Protocol methods (initialize, ping, tools/list, logging/setLevel) are
@@ -31,4 +65,12 @@
 // call finishes, so a flood of requests costs no memory. Responses may come
 // out of order; clients match them by id. notifications/cancelled cancels a
 // call's context and suppresses its response.
+//
+// # Levels
+//
+// A tool's level ([security.Level]: read, write or admin) lives in package
+// security, not here, because it is a decision about what may be touched,
+// the same one the sandbox makes; this package only applies it: a server
+// lists and runs the tools its options allow, and derives the readOnlyHint
+// and destructiveHint annotations from it, so they cannot lie.
 package server

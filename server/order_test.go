@@ -1,8 +1,8 @@
 package server
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"

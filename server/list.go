@@ -1,0 +1,68 @@
+package server
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// errBadCursor is returned for a cursor this server did not hand out.
+var errBadCursor = errors.New("bad cursor")
+
+const cursorPrefix = "tools:"
+
+func encodeCursor(offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.Itoa(offset)))
+}
+
+func decodeCursor(c string, n int) (int, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
+		return 0, errBadCursor
+	}
+	off, err := strconv.Atoi(string(b[len(cursorPrefix):]))
+	if err != nil || off <= 0 || off >= n {
+		return 0, errBadCursor
+	}
+	return off, nil
+}
+
+// listTools answers tools/list, one page at a time.
+func (s *session) listTools(env envelope) {
+	var p struct {
+		Cursor *string `json:"cursor"`
+	}
+	if env.params != nil {
+		if err := json.Unmarshal(env.params, &p); err != nil {
+			s.invalidParams(env.id, `"cursor" must be a string`)
+			return
+		}
+	}
+	all := s.srv.tools.visible(s.srv.opts.maxLevel())
+	start := 0
+	if p.Cursor != nil {
+		off, err := decodeCursor(*p.Cursor, len(all))
+		if err != nil {
+			s.invalidParams(env.id, "the cursor %q was not issued by this server; pass nextCursor from the previous tools/list result unchanged, or omit it", shortenString(*p.Cursor, 40))
+			return
+		}
+		start = off
+	}
+	end := min(start+s.srv.opts.PageSize, len(all))
+	b := []byte(`{"tools":[`)
+	for i, t := range all[start:end] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, t.listing...)
+	}
+	b = append(b, ']')
+	if end < len(all) {
+		b = append(b, `,"nextCursor":`...)
+		b = appendString(b, encodeCursor(end))
+	}
+	b = append(b, '}')
+	s.writeResult(env.id, b)
+}
