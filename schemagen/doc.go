@@ -49,9 +49,9 @@
 //
 // Constraints come from struct tags, one key per constraint:
 //
-//	description:"..."       the property's description (preferred);
-//	                        jsonschema:"description=..." is accepted too,
-//	                        and no other jsonschema tag
+//	description:"..."       the property's description (jsonschema tags
+//	                        are refused: their keywords would not be
+//	                        enforced)
 //	default:"..."           the value used when the argument is absent; for
 //	                        a string field the text itself, for any other
 //	                        field JSON text: default:"10", default:"true",

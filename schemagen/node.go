@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"regexp"
 
+	invopop "github.com/invopop/jsonschema"
+
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -49,6 +51,7 @@ func (k jsonKind) typeName() string {
 // mirrors the generated JSON Schema and drives coercion, the checks that the
 // schema cannot express, the wording of problems and decoding.
 type node struct {
+	schema *invopop.Schema // its schema in the document (keywords.go)
 	kind   jsonKind
 	goType reflect.Type // with the pointers below removed
 	ptrs   int          // pointer indirections in front of goType

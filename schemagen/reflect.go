@@ -13,19 +13,26 @@ import (
 	"strings"
 	"time"
 
-	"github.com/invopop/jsonschema"
+	invopop "github.com/invopop/jsonschema"
 
 	"github.com/stdiotools/toolserver/security"
 )
 
-// builder turns a Go struct type into a tree of nodes.
+// builder walks a Go struct type and the skeleton invopop/jsonschema
+// reflected from it, side by side, once: it builds the tree of nodes that
+// Decode validates against, and adds to each schema of the skeleton the
+// keywords the node's tags declare (keywords.go), so that the document
+// says exactly what the nodes enforce.
 type builder struct {
 	input bool // input schema: character classes, defaults make fields optional
 }
 
-// object builds the node of struct type t.
-func (b *builder) object(t reflect.Type, goPath string) (*node, error) {
-	n := &node{kind: jObject, goType: t, byName: make(map[string]*field)}
+// object builds the node of struct type t, whose skeleton is s.
+func (b *builder) object(t reflect.Type, s *invopop.Schema, goPath string) (*node, error) {
+	if err := shape(s, jObject, t); err != nil {
+		return nil, err
+	}
+	n := &node{kind: jObject, goType: t, byName: make(map[string]*field), schema: s}
 	if err := b.collect(n, t, nil, goPath); err != nil {
 		return nil, err
 	}
@@ -65,8 +72,18 @@ func (b *builder) collect(n *node, t reflect.Type, index []int, goPath string) e
 		if prev := n.byName[name]; prev != nil {
 			return fmt.Errorf("fields %s and %s both have the JSON name %q; rename one", prev.goPath, fieldPath, name)
 		}
-		f, err := b.field(sf, name, idx, fieldPath)
+		sub, ok := n.schema.Properties.Get(name)
+		if !ok {
+			if _, err := parseTags(sf, fieldPath); err != nil { // such as ",inline", which invopop follows
+				return fmt.Errorf("field %s: %w", fieldPath, err)
+			}
+			return fmt.Errorf("internal error: field %s is missing from the reflected schema", fieldPath)
+		}
+		f, err := b.field(sf, name, idx, fieldPath, sub)
 		if err != nil {
+			return err
+		}
+		if err := requireField(n.schema, f, b.input); err != nil {
 			return err
 		}
 		n.fields = append(n.fields, f)
@@ -82,13 +99,13 @@ func joinGoPath(parent, name string) string {
 	return parent + "." + name
 }
 
-// field builds one property from its struct field.
-func (b *builder) field(sf reflect.StructField, name string, index []int, goPath string) (*field, error) {
+// field builds one property from its struct field, whose skeleton is s.
+func (b *builder) field(sf reflect.StructField, name string, index []int, goPath string, s *invopop.Schema) (*field, error) {
 	tags, err := parseTags(sf, goPath)
 	if err != nil {
 		return nil, fmt.Errorf("field %s: %w", goPath, err)
 	}
-	n, err := b.value(sf.Type, tags, goPath)
+	n, err := b.value(sf.Type, tags, goPath, s)
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +131,10 @@ func (b *builder) field(sf reflect.StructField, name string, index []int, goPath
 	} else {
 		f.required = !tags.omit
 		if !tags.omit && nilable(n) {
-			n.nullable = true
+			markNullable(n)
 		}
 	}
+	fieldKeywords(s, f, b.input)
 	return f, nil
 }
 
@@ -133,10 +151,25 @@ func nilable(n *node) bool {
 	return false
 }
 
-// value builds the node for a value of type t. The field's tags apply to the
-// scalar at the bottom of any pointers, slices and maps, except minItems and
+// value builds the node for a value of type t, whose skeleton is s, and
+// adds the keywords of its tags to s. The field's tags apply to the scalar
+// at the bottom of any pointers, slices and maps, except minItems and
 // maxItems, which apply to the outermost array.
-func (b *builder) value(t reflect.Type, tags *fieldTags, goPath string) (*node, error) {
+func (b *builder) value(t reflect.Type, tags *fieldTags, goPath string, s *invopop.Schema) (*node, error) {
+	n, err := b.node(t, tags, goPath, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := shape(s, n.kind, n.goType); err != nil {
+		return nil, err
+	}
+	n.schema = s
+	keywords(s, n)
+	return n, nil
+}
+
+// node builds the node for a value of type t, whose skeleton is s.
+func (b *builder) node(t reflect.Type, tags *fieldTags, goPath string, s *invopop.Schema) (*node, error) {
 	n := &node{}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -178,7 +211,7 @@ func (b *builder) value(t reflect.Type, tags *fieldTags, goPath string) (*node, 
 		n.kind, n.bits = jNumber, t.Bits()
 		return n, numberConstraints(n, tags)
 	case reflect.Struct:
-		obj, err := b.object(t, goPath)
+		obj, err := b.object(t, s, goPath)
 		if err != nil {
 			return nil, err
 		}
@@ -209,12 +242,15 @@ func (b *builder) value(t reflect.Type, tags *fieldTags, goPath string) (*node, 
 			size := uint64(t.Len())
 			n.minItems, n.maxItems = &size, &size
 		}
-		elem, err := b.value(t.Elem(), tags, goPath)
+		if s.Items == nil {
+			return nil, fmt.Errorf("internal error: %s reflected without items", t)
+		}
+		elem, err := b.value(t.Elem(), tags, goPath, s.Items)
 		if err != nil {
 			return nil, err
 		}
 		if !b.input && nilable(elem) {
-			elem.nullable = true
+			markNullable(elem)
 		}
 		n.elem = elem
 		return n, nil
@@ -235,12 +271,16 @@ func (b *builder) value(t reflect.Type, tags *fieldTags, goPath string) (*node, 
 				n.keyClass = c
 			}
 		}
-		elem, err := b.value(t.Elem(), tags, goPath)
+		es := s.AdditionalProperties
+		if es == nil {
+			es = &invopop.Schema{} // map[string]any: invopop leaves every value allowed
+		}
+		elem, err := b.value(t.Elem(), tags, goPath, es)
 		if err != nil {
 			return nil, err
 		}
 		if !b.input && nilable(elem) {
-			elem.nullable = true
+			markNullable(elem)
 		}
 		n.elem = elem
 		return n, nil
@@ -263,9 +303,9 @@ func unsupportedMethods(t reflect.Type) error {
 		return fmt.Errorf("type %s has an UnmarshalJSON method, so its JSON form is unknown; use plain fields", t)
 	case pt.Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
 		return fmt.Errorf("type %s has an UnmarshalText method, so its JSON form is unknown; use plain fields", t)
-	case pt.Implements(reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()),
+	case pt.Implements(reflect.TypeFor[interface{ JSONSchema() *invopop.Schema }]()),
 		pt.Implements(reflect.TypeFor[interface{ JSONSchemaAlias() any }]()),
-		pt.Implements(reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }]()):
+		pt.Implements(reflect.TypeFor[interface{ JSONSchemaExtend(*invopop.Schema) }]()):
 		return fmt.Errorf("type %s defines its own JSON Schema method; use tags instead", t)
 	}
 	return nil

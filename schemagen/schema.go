@@ -72,12 +72,16 @@ func build(t reflect.Type, input bool, fn string) (*Schema, error) {
 	if err := checkRecursion(st); err != nil {
 		return nil, wrap(err)
 	}
-	b := builder{input: input}
-	root, err := b.object(st, "")
+	skel, err := skeleton(st, input)
 	if err != nil {
 		return nil, wrap(err)
 	}
-	doc, err := document(st, root, input)
+	b := builder{input: input}
+	root, err := b.object(st, skel, "")
+	if err != nil {
+		return nil, wrap(err)
+	}
+	doc, err := document(skel)
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -111,15 +111,9 @@ func parseTags(sf reflect.StructField, goPath string) (*fieldTags, error) {
 		}
 	}
 	if v, ok := sf.Tag.Lookup("jsonschema"); ok {
-		d, found := strings.CutPrefix(v, "description=")
-		if !found {
-			return nil, fmt.Errorf("jsonschema:%q is not supported; only jsonschema:\"description=...\" is, and description:\"...\" is preferred", v)
-		}
-		if t.has(tagDescription) {
-			return nil, fmt.Errorf("both description and jsonschema:\"description=...\" are set; keep one")
-		}
-		t.values[tagDescription] = d
-		t.present |= 1 << tagDescription
+		// invopop/jsonschema, which reflects the skeleton, would read
+		// keywords out of it that the validator does not enforce.
+		return nil, fmt.Errorf("jsonschema:%q is not supported; write description:\"...\" and the constraint tags (enum, minimum, ...)", v)
 	}
 	jsonTag := sf.Tag.Get("json")
 	if _, opts, _ := strings.Cut(jsonTag, ","); opts != "" {
