@@ -40,15 +40,12 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 // outcome turns what the policies and the tool returned into the result
 // the model reads, and the call's status: "ok", "error" or "timeout".
 func (s *Server) outcome(c *Call, res *CallToolResult, err error) (*CallToolResult, string) {
-	var te *timeoutError
-	var ie *invalidArguments
 	switch {
-	case errors.As(err, &te):
-		return timeoutResult(te.tool, te.limit), "timeout"
-	case errors.As(err, &ie):
-		res = ie.result(s.opts.Lang)
 	case err != nil:
-		res = s.toolError(c, err)
+		if te := asTimeout(err); te != nil {
+			return timeoutResult(te.tool, te.limit), "timeout"
+		}
+		res = s.failure(c, err)
 	case res == nil:
 		res = ErrorResult(fmt.Sprintf("The tool %s returned no result; this is a bug in the tool.", c.Tool))
 	}
@@ -66,6 +63,27 @@ func (s *Server) outcome(c *Call, res *CallToolResult, err error) (*CallToolResu
 		return res, "error"
 	}
 	return res, "ok"
+}
+
+// failure is the result the model reads about err: the problems of
+// invalid arguments, or the tool's own words.
+func (s *Server) failure(c *Call, err error) *CallToolResult {
+	var ie *invalidArguments
+	if errors.As(err, &ie) {
+		return ie.result(s.opts.Lang)
+	}
+	return s.toolError(c, err)
+}
+
+// asTimeout returns err as a *timeoutError, or nil. It is apart so that
+// the target of errors.As, which escapes, is allocated only for a call
+// that failed.
+func asTimeout(err error) *timeoutError {
+	var te *timeoutError
+	if errors.As(err, &te) {
+		return te
+	}
+	return nil
 }
 
 // timeoutError is the answer of a call whose deadline passed.

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"hash/fnv"
 	"strconv"
 
@@ -16,7 +15,7 @@ import (
 // followed through the log. It listens to the call events (events.go).
 type eventLog struct{ log zerolog.Logger }
 
-func (l eventLog) callEvent(e *callEvent) {
+func (l *eventLog) callEvent(e *callEvent) {
 	c := e.call
 	switch e.kind {
 	case eventStage:
@@ -106,11 +105,11 @@ func (l eventLog) validate(e *callEvent) {
 // attempts.
 func (l eventLog) execute(e *callEvent) {
 	c := e.call
-	var te *timeoutError
-	switch {
-	case errors.As(e.err, &te):
-		l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", te.limit).Msg("call")
-		return
+	if e.err != nil {
+		if te := asTimeout(e.err); te != nil {
+			l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", te.limit).Msg("call")
+			return
+		}
 	}
 	ev := l.log.Info()
 	if e.err != nil {

@@ -47,9 +47,24 @@ type callEvent struct {
 	bytes  int             // the response's size; 0 when none was sent
 }
 
-// eventSink listens to the events of every call.
-type eventSink interface {
-	callEvent(e *callEvent)
+// listeners are the listeners of every call's events. They are concrete
+// types rather than a list of interfaces, so that an event, which lives on
+// the caller's stack, is not moved to the heap to be passed through one.
+type listeners struct {
+	log      eventLog
+	observer *observerEvents // nil without an Observer
+	tracer   *traceEvents    // nil without a Tracer
+}
+
+// send hands e to every listener.
+func (l *listeners) send(e *callEvent) {
+	l.log.callEvent(e)
+	if l.observer != nil {
+		l.observer.callEvent(e)
+	}
+	if l.tracer != nil {
+		l.tracer.callEvent(e)
+	}
 }
 
 // openStage is the stage a call is in, until it ends.
@@ -61,9 +76,7 @@ type openStage struct {
 // emit hands e to every listener. The caller holds c.mu.
 func (c *Call) emit(e *callEvent) {
 	e.call = c
-	for _, s := range c.srv.sinks {
-		s.callEvent(e)
-	}
+	c.srv.listeners.send(e)
 }
 
 // beginStage marks the start of a stage.

@@ -41,7 +41,7 @@ type CallOutcome struct {
 // observerEvents tells an Observer about the call events (events.go).
 type observerEvents struct{ o Observer }
 
-func (s observerEvents) callEvent(e *callEvent) {
+func (s *observerEvents) callEvent(e *callEvent) {
 	c := e.call
 	switch e.kind {
 	case eventStarted:

@@ -109,7 +109,7 @@ type Server struct {
 	tools registry
 	sleep func(context.Context, time.Duration) error // between retries; tests replace it
 	cache *resultCache
-	sinks []eventSink // who hears about every call (events.go)
+	listeners listeners // who hears about every call (events.go)
 }
 
 // New returns a Server configured by opts.
@@ -155,12 +155,12 @@ func New(opts Options) *Server {
 		now = time.Now
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now)}
-	s.sinks = []eventSink{eventLog{opts.Logger}}
+	s.listeners.log = eventLog{opts.Logger}
 	if opts.Observer != nil {
-		s.sinks = append(s.sinks, observerEvents{opts.Observer})
+		s.listeners.observer = &observerEvents{opts.Observer}
 	}
 	if opts.Tracer != nil {
-		s.sinks = append(s.sinks, traceEvents{opts.Tracer})
+		s.listeners.tracer = &traceEvents{opts.Tracer}
 	}
 	return s
 }

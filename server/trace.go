@@ -65,7 +65,7 @@ const maxSpanError = 200
 // (events.go) and hands it to a Tracer when the call is answered.
 type traceEvents struct{ t Tracer }
 
-func (s traceEvents) callEvent(e *callEvent) {
+func (s *traceEvents) callEvent(e *callEvent) {
 	c := e.call
 	sp := c.span
 	if sp == nil {
