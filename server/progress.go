@@ -31,7 +31,7 @@ func (c *Call) Progress(progress, total float64, message string) bool {
 	b, err := appendNotification(nil, "notifications/progress", progressParams{
 		ProgressToken: c.token, Progress: progress, Total: max(total, 0), Message: message,
 	})
-	if err != nil || c.sess.out.send(b) != nil {
+	if err != nil || c.out.send(b) != nil {
 		return false
 	}
 	c.last, c.reported = progress, true
