@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +37,25 @@ func (b *builder) object(t reflect.Type, s *invopop.Schema, goPath string) (*nod
 	if err := b.collect(n, t, nil, goPath); err != nil {
 		return nil, err
 	}
+	dropSkipped(s, n)
 	return n, nil
+}
+
+// dropSkipped removes from the skeleton s of object n the properties that
+// invopop reflected but encoding/json, and so the builder, skips (an
+// unexported embedded non-struct type, an unexported embedded struct
+// given a JSON name): the document lists only the fields n validates.
+func dropSkipped(s *invopop.Schema, n *node) {
+	var skipped []string
+	for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+		if n.byName[p.Key] == nil {
+			skipped = append(skipped, p.Key)
+		}
+	}
+	for _, name := range skipped {
+		s.Properties.Delete(name)
+		s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == name })
+	}
 }
 
 // collect adds the fields of struct type t to n, following embedded structs

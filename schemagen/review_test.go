@@ -1,0 +1,44 @@
+package schemagen_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stdiotools/toolserver/schemagen"
+)
+
+// Fields that encoding/json skips, and so the builder too, but that
+// invopop/jsonschema reflects: an unexported embedded non-struct type, and
+// an unexported embedded struct given a JSON name. The document must not
+// list them: the validator refuses them as unknown properties.
+type reviewLabel string
+
+type reviewInner struct {
+	X string `json:"x"`
+}
+
+type reviewEmbedsUnexported struct {
+	reviewLabel
+	reviewInner `json:"in"`
+	Y           string `json:"y"`
+}
+
+func TestReviewDocumentListsOnlyTheFieldsJSONEncodes(t *testing.T) {
+	typ := reflect.TypeFor[reviewEmbedsUnexported]()
+	in, err := schemagen.New(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const wantIn = `{"properties":{"y":{"type":"string","pattern":"^[A-Za-z0-9_-]+$","description":"Letters, digits, '_' and '-'."}},"additionalProperties":false,"type":"object","required":["y"]}`
+	if got := string(in.JSON()); got != wantIn {
+		t.Errorf("input document:\n got %s\nwant %s", got, wantIn)
+	}
+	out, err := schemagen.NewOutput(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const wantOut = `{"properties":{"y":{"type":"string"}},"additionalProperties":false,"type":"object","required":["y"]}`
+	if got := string(out.JSON()); got != wantOut {
+		t.Errorf("output document:\n got %s\nwant %s", got, wantOut)
+	}
+}
