@@ -55,17 +55,32 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	name := spec.Name
 	t.handler = func(ctx context.Context, call *Call) (*CallToolResult, error) {
 		var v In
-		call.beginStage(stageValidate)
-		report, err := in.Decode(call.args, &v)
-		call.endStageReport(err, report)
-		for _, c := range report.Coercions {
-			call.Log(LevelInfo, map[string]string{"event": "coerced an argument", "argument": c.Path, "from": c.From, "to": c.To})
+		// A try after the first (the retry policy's) decodes the same
+		// arguments again, silently: they were validated, and their
+		// coercions reported, once; its execute stage is still open.
+		n := call.attempts.Load()
+		if n > 1 {
+			if _, err := in.Decode(call.args, &v); err != nil {
+				return nil, &invalidArguments{err}
+			}
+		} else {
+			call.beginStage(stageValidate)
+			report, err := in.Decode(call.args, &v)
+			call.endStageReport(err, report)
+			for _, c := range report.Coercions {
+				call.Log(LevelInfo, map[string]string{"event": "coerced an argument", "argument": c.Path, "from": c.From, "to": c.To})
+			}
+			if err != nil {
+				return nil, &invalidArguments{err}
+			}
+			call.beginStage(stageExecute)
 		}
-		if err != nil {
-			return nil, &invalidArguments{err}
-		}
-		call.beginStage(stageExecute)
 		o, err := h(ctx, call, v)
+		if err != nil && n >= 1 && n < int32(attempts(spec)) && isTransient(err) {
+			// The retry policy tries again: the execute stage covers every
+			// try, and ends with the last (or is cut short by the answer).
+			return nil, err
+		}
 		call.endStage(err)
 		if err != nil {
 			return nil, err
