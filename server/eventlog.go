@@ -19,6 +19,9 @@ func (l *eventLog) callEvent(e *callEvent) {
 	c := e.call
 	switch e.kind {
 	case eventStage:
+		if e.err != nil && asTimeout(e.err) != nil {
+			return // cut short by the deadline: the answer's line says so
+		}
 		switch e.stage {
 		case stageParse:
 			l.parse(e)
@@ -28,6 +31,11 @@ func (l *eventLog) callEvent(e *callEvent) {
 			l.execute(e)
 		}
 	case eventAnswered:
+		if e.status == "timeout" {
+			// Whatever stage the call was in (running, waiting in line or
+			// for the exclusive lock), as the timer's own line did.
+			l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", c.limit).Msg("call")
+		}
 		switch {
 		case e.status == "cancelled":
 			l.line(l.log.Info(), c, "respond", e).Msg("call cancelled; no response sent")
@@ -105,12 +113,6 @@ func (l eventLog) validate(e *callEvent) {
 // attempts.
 func (l eventLog) execute(e *callEvent) {
 	c := e.call
-	if e.err != nil {
-		if te := asTimeout(e.err); te != nil {
-			l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", te.limit).Msg("call")
-			return
-		}
-	}
 	ev := l.log.Info()
 	if e.err != nil {
 		ev = l.log.Warn()

@@ -1,11 +1,16 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -74,5 +79,70 @@ func TestReviewARetriedCallHasOneValidateAndOneExecuteStage(t *testing.T) {
 	}
 	if got := reviewStages(spans[0]); got != "parse,validate,execute" || spans[0].Attempts != 3 {
 		t.Errorf("stages %s, attempts %d; want parse,validate,execute after 3 attempts", got, spans[0].Attempts)
+	}
+}
+
+// reviewLog is a log sink safe for the logger's concurrent writes.
+type reviewLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *reviewLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *reviewLog) lines() []map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// A call that runs out of time is logged as such, whatever it was doing
+// when its time was up: here, waiting in line behind a write to the same
+// path that ignores its own deadline.
+func TestReviewATimeoutIsLoggedWhereverTheCallWas(t *testing.T) {
+	var logs reviewLog
+	srv := server.New(server.Options{Logger: zerolog.New(&logs).Level(zerolog.InfoLevel), MaxRepeats: -1})
+	gate := make(chan struct{})
+	_ = server.AddTool(srv, server.ToolSpec{Name: "w", Description: "d", Level: security.Write, Targets: []string{"path"}, Timeout: 100 * time.Millisecond},
+		func(ctx context.Context, call *server.Call, in taggedArgs) (taggedOut, error) {
+			if in.Tag == "hold" {
+				<-gate // ignores its deadline
+			}
+			return taggedOut{Tag: in.Tag}, nil
+		})
+	p := connect(t, context.Background(), srv)
+	p.handshake()
+	p.send(callLine(`"a"`, "w", `{"path":"f.txt","tag":"hold"}`))
+	p.send(callLine(`"b"`, "w", `{"path":"f.txt","tag":"next"}`))
+	for range 2 {
+		if r := p.recvResponse(); !r.toolFailed() || !strings.Contains(r.text(), "did not finish within") {
+			t.Fatalf("want a timeout, got %s", r.line)
+		}
+	}
+	close(gate)
+	p.ping()
+	timedOut := map[string]bool{}
+	for _, l := range logs.lines() {
+		if l["status"] == "timeout" && l["level"] == "warn" {
+			id, _ := l["id"].(string)
+			timedOut[id] = true
+		}
+		if l["status"] == "invalid" {
+			t.Errorf("a timeout logged as invalid arguments: %v", l)
+		}
+	}
+	if !timedOut["a"] || !timedOut["b"] {
+		t.Errorf("timeout lines for %v; want a and b", timedOut)
 	}
 }
