@@ -168,7 +168,8 @@ func badParams(format string, a ...any) *wireError {
 
 // CallTool runs one tool call outside any session, with exactly the
 // checks of the protocol path: the arguments are validated, the call runs
-// under its deadline and is retried as its [ToolSpec] allows. The error
+// under its deadline, through [Options.Policies], and is retried as its
+// [ToolSpec] allows. The error
 // reports a request MCP would refuse with a JSON-RPC error (an unknown
 // tool, arguments that are not an object); everything else is in the
 // result.
@@ -190,7 +191,11 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	ctx, cancel := context.WithTimeout(ctx, c.limit)
 	defer cancel()
 	c.ctx, c.cancel = ctx, cancel
-	res, err := s.safely(ctx, retryPolicy(s.sleep)(invoke), c)
+	h := retryPolicy(s.sleep)(invoke)
+	for i := len(s.opts.Policies) - 1; i >= 0; i-- {
+		h = s.opts.Policies[i](h)
+	}
+	res, err := s.safely(ctx, h, c)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		c.timedOut.Store(true)
 		res, err = nil, &timeoutError{tool: c.Tool, limit: c.limit}

@@ -104,11 +104,11 @@ func (o *Options) maxLevel() security.Level {
 // tools with [AddTool] before calling [Server.Serve]; a Server may serve
 // several sessions, one per Serve call.
 type Server struct {
-	opts  Options
-	log   zerolog.Logger
-	tools registry
-	sleep func(context.Context, time.Duration) error // between retries; tests replace it
-	cache *resultCache
+	opts      Options
+	log       zerolog.Logger
+	tools     registry
+	sleep     func(context.Context, time.Duration) error // between retries; tests replace it
+	cache     *resultCache
 	listeners listeners // who hears about every call (events.go)
 }
 

@@ -11,5 +11,7 @@
 // Whole sessions can be kept as transcripts (see [Transcript]): the lines
 // a client sends and the lines the server must answer, replayed by
 // [Transcript.Run] against a [Client]. Run the tests with -update to
-// rewrite the expected lines from what the server says now.
+// rewrite the expected lines from what the server says now: servertest
+// defines that flag, so a test package that imports it must not define
+// its own.
 package servertest
