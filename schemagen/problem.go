@@ -146,16 +146,27 @@ func (e *Errors) Text(lang Lang) string {
 }
 
 // newErrors removes problems that only restate another, sorts the rest and
-// wraps them.
+// wraps them; ps is overwritten. It takes O(n log n) time in the number of
+// problems, and phrases a problem's message only when it must be told
+// apart from another with the same kind, argument and path.
 func newErrors(ps []Problem) *Errors {
-	ps = prune(ps)
-	slices.SortStableFunc(ps, compareProblems)
-	return &Errors{Problems: ps}
+	return &Errors{Problems: sortProblems(prune(ps))}
 }
 
-// compareProblems orders problems by kind, argument order, path, message.
-func compareProblems(a, b Problem) int {
-	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+// location is where a problem is in the order of [Errors], before its
+// message: kind, argument order, path.
+type location struct {
+	kind Kind
+	rank int
+	key  string
+	path string
+	i    int    // the problem's index, to keep the order of full ties
+	msg  string // the English message, phrased only within a tie
+}
+
+// compareLocation orders problems by kind, argument order and path.
+func compareLocation(a, b *location) int {
+	if c := cmp.Compare(a.kind, b.kind); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(a.rank, b.rank); c != 0 {
@@ -164,10 +175,62 @@ func compareProblems(a, b Problem) int {
 	if c := strings.Compare(a.key, b.key); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.Path, b.Path); c != 0 {
-		return c
+	return strings.Compare(a.path, b.path)
+}
+
+// sortProblems sorts ps, in place, by kind, argument order, path, then
+// English message, keeping the order of full ties: the order of [Errors].
+// It sorts the locations of the problems, then moves each problem once,
+// and phrases messages only for the problems that the rest of the order
+// leaves tied, once each.
+func sortProblems(ps []Problem) []Problem {
+	if len(ps) < 2 {
+		return ps
 	}
-	return strings.Compare(a.Message(English), b.Message(English))
+	order := make([]location, len(ps))
+	for i := range ps {
+		p := &ps[i]
+		order[i] = location{kind: p.Kind, rank: p.rank, key: p.key, path: p.Path, i: i}
+	}
+	slices.SortFunc(order, func(a, b location) int {
+		if c := compareLocation(&a, &b); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	for i := 0; i < len(order); {
+		j := i + 1
+		for j < len(order) && compareLocation(&order[i], &order[j]) == 0 {
+			j++
+		}
+		if tie := order[i:j]; len(tie) > 1 {
+			for k := range tie {
+				tie[k].msg = ps[tie[k].i].Message(English)
+			}
+			slices.SortStableFunc(tie, func(a, b location) int { return strings.Compare(a.msg, b.msg) })
+		}
+		i = j
+	}
+	// Move each problem to its place, one cycle of the permutation at a
+	// time: position k takes the problem at order[k].i.
+	for k := range order {
+		if order[k].i < 0 || order[k].i == k {
+			continue
+		}
+		held := ps[k]
+		j := k
+		for {
+			from := order[j].i
+			order[j].i = -1 // placed
+			if from == k {
+				ps[j] = held
+				break
+			}
+			ps[j] = ps[from]
+			j = from
+		}
+	}
+	return ps
 }
 
 // prune drops the problems that add nothing for the reader:
@@ -176,42 +239,140 @@ func compareProblems(a, b Problem) int {
 //   - an out-of-range problem where an enum already lists the allowed values;
 //   - the Go type's range where a declared bound already failed;
 //   - the character class where the field's own pattern already failed;
-//   - exact repeats.
+//   - exact repeats (same kind, path, rule and message), of which the first
+//     is kept.
+//
+// No problem ever blocks itself, so whether one is dropped depends only on
+// what the others at its path, or at a path its path extends, are; the
+// problems are gathered by path once rather than compared pairwise. The
+// problems kept are moved to the front of ps, in their order.
 func prune(ps []Problem) []Problem {
-	blocks := func(p, q *Problem) bool {
-		inside := strings.HasPrefix(q.key, p.key) && q.key != p.key
-		switch {
-		case p.Rule == "number":
-			return inside || (q.key == p.key && q.Rule != "number")
-		case p.Kind == WrongType:
-			return inside || (q.key == p.key && q.Kind != WrongType && q.Rule != "number")
-		case p.Kind == NotAllowed:
-			return q.key == p.key && q.Kind == OutOfRange
-		case p.Kind == OutOfRange && p.Rule != "range":
-			return q.key == p.key && (q.Rule == "range" || (p.Rule == "pattern" && q.Rule == "chars"))
+	// What the problems at each path (by sort key) block there, and the
+	// keys of the paths inside which everything is blocked.
+	at := make(map[string]blocking)
+	var walls []string
+	for i := range ps {
+		p := &ps[i]
+		b := blocksOf(p)
+		if b == 0 {
+			continue
 		}
-		return false
+		at[p.key] |= b
+		if b&(blockNumber|blockWrongType) != 0 {
+			walls = append(walls, p.key)
+		}
 	}
-	out := ps[:0:0]
+	walls = outermost(walls)
+
+	keep := make([]bool, len(ps))
+	type place struct {
+		kind       Kind
+		path, rule string
+	}
+	sharing := make(map[place]int, len(ps)) // the problems not blocked at each place
 	for i := range ps {
 		q := &ps[i]
-		dropped := false
-		for j := range ps {
-			if i != j && blocks(&ps[j], q) {
-				dropped = true
-				break
+		if at[q.key].blocks(q) || inside(walls, q.key) {
+			continue
+		}
+		keep[i] = true
+		sharing[place{q.Kind, q.Path, q.Rule}]++
+	}
+
+	// Exact repeats: only problems sharing a place with another need
+	// their message phrased.
+	type repeat struct {
+		place
+		msg string
+	}
+	var seen map[repeat]bool
+	out := ps[:0]
+	for i := range ps {
+		if !keep[i] {
+			continue
+		}
+		q := &ps[i]
+		loc := place{q.Kind, q.Path, q.Rule}
+		if sharing[loc] > 1 {
+			if seen == nil {
+				seen = make(map[repeat]bool)
 			}
-		}
-		for k := range out {
-			if out[k].Kind == q.Kind && out[k].Path == q.Path && out[k].Rule == q.Rule &&
-				out[k].Message(English) == q.Message(English) {
-				dropped = true
-				break
+			r := repeat{loc, q.Message(English)}
+			if seen[r] {
+				continue
 			}
+			seen[r] = true
 		}
-		if !dropped {
-			out = append(out, *q)
+		out = append(out, *q) // in place: i >= len(out)
+	}
+	clear(ps[len(out):]) // drop what the problems moved out held on to
+	return out
+}
+
+// blocking is what the problems at one path block at that same path.
+type blocking uint8
+
+const (
+	blockNumber    blocking = 1 << iota // a refused number: everything but another refused number
+	blockWrongType                      // a wrong type: everything but other wrong types and refused numbers
+	blockEnum                           // an enum: out-of-range problems
+	blockBound                          // a declared bound: the Go type's range
+	blockPattern                        // the field's own pattern: the Go type's range and the character class
+)
+
+// blocksOf returns what problem p blocks at its own path; the first two
+// also block everything inside it.
+func blocksOf(p *Problem) blocking {
+	switch {
+	case p.Rule == "number":
+		return blockNumber
+	case p.Kind == WrongType:
+		return blockWrongType
+	case p.Kind == NotAllowed:
+		return blockEnum
+	case p.Kind == OutOfRange && p.Rule == "pattern":
+		return blockPattern
+	case p.Kind == OutOfRange && p.Rule != "range":
+		return blockBound
+	}
+	return 0
+}
+
+// blocks reports whether problems blocking b at a path drop q, at the same
+// path.
+func (b blocking) blocks(q *Problem) bool {
+	switch {
+	case b&blockNumber != 0 && q.Rule != "number":
+		return true
+	case b&blockWrongType != 0 && q.Kind != WrongType && q.Rule != "number":
+		return true
+	case b&blockEnum != 0 && q.Kind == OutOfRange:
+		return true
+	case b&(blockBound|blockPattern) != 0 && q.Rule == "range":
+		return true
+	case b&blockPattern != 0 && q.Rule == "chars":
+		return true
+	}
+	return false
+}
+
+// outermost sorts keys and keeps those that no other key is a prefix of.
+func outermost(keys []string) []string {
+	slices.Sort(keys)
+	out := keys[:0]
+	for _, k := range keys {
+		if len(out) > 0 && strings.HasPrefix(k, out[len(out)-1]) {
+			continue // inside the last kept (or equal to it)
 		}
+		out = append(out, k)
 	}
 	return out
+}
+
+// inside reports whether key extends one of walls, which are sorted and of
+// which none is a prefix of another. Such a wall can only be the greatest
+// wall below key: any wall between it and key would extend it.
+func inside(walls []string, key string) bool {
+	i, _ := slices.BinarySearch(walls, key) // walls[i-1] < key
+	return i > 0 && strings.HasPrefix(key, walls[i-1])
 }
