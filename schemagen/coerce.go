@@ -3,6 +3,7 @@ package schemagen
 import (
 	"encoding/json"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -31,6 +32,12 @@ func (c *checker) add(p Problem, at path) {
 	p.Path = formatPath(at)
 	p.key = pathSortKey(at)
 	p.rank = c.rank(at)
+	if len(c.problems) == cap(c.problems) {
+		// Double the capacity: append grows a long slice by only a
+		// quarter, which copies the problems of a call with very many of
+		// them over and over.
+		c.problems = slices.Grow(c.problems, max(len(c.problems), 4))
+	}
 	c.problems = append(c.problems, p)
 }
 

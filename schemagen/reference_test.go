@@ -4,14 +4,18 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
-// The straightforward code that newErrors replaced, kept as the reference
-// it must agree with: pruning that compared every problem with every
-// other, and sorting that phrased messages in every comparison.
+// The straightforward code that newErrors and unknownNames replaced, kept
+// as the references they must agree with: pruning that compared every
+// problem with every other, sorting that phrased messages in every
+// comparison, and suggestions that worked everything out for each unknown
+// name.
 
 func referenceNewErrors(ps []Problem) *Errors {
 	ps = referencePrune(ps)
@@ -139,5 +143,106 @@ func BenchmarkNewErrors(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/problem")
 		})
+	}
+}
+
+func referenceUnknownArgument(n *node, obj any, name string) Problem {
+	p := Problem{Kind: UnknownArgument, Rule: "additionalProperties", msg: msgUnknown}
+	if n == nil || n.kind != jObject {
+		p.msg = msgUnknownMany
+		return p
+	}
+	sent, _ := obj.(map[string]any)
+	listLen := 0
+	for _, f := range n.fields {
+		p.Allowed = append(p.Allowed, `"`+f.name+`"`)
+		listLen += len(f.name) + 4
+	}
+	best, bestDist := "", -1
+	for _, f := range n.fields {
+		if _, taken := sent[f.name]; taken {
+			continue
+		}
+		if d := referenceNameDistance(name, f.name); d >= 0 && (bestDist < 0 || d < bestDist) {
+			best, bestDist = f.name, d
+		}
+	}
+	switch {
+	case len(n.fields) == 0:
+		p.msg = msgUnknownNone
+	case best != "":
+		p.msg, p.Suggest = msgUnknownSuggest, best
+	case len(n.fields) > maxNamesListed || listLen > maxNamesListedLen:
+		p.msg = msgUnknownMany
+	}
+	return p
+}
+
+func referenceNameDistance(got, want string) int {
+	g, w := normalizeName(got), normalizeName(want)
+	if g == w {
+		return 0
+	}
+	limit := min(2, utf8.RuneCountInString(w)/3)
+	if limit == 0 {
+		return -1
+	}
+	d := editDistance([]rune(g), []rune(w))
+	if d > limit {
+		return -1
+	}
+	return d
+}
+
+// fieldNames has names with '_' and '-', capitals, and characters whose
+// lower case is longer than they are.
+type fieldNames struct {
+	OldText  string `json:"old_text,omitempty"`
+	NewText  string `json:"new-text,omitempty"`
+	Head     int    `json:"Head,omitempty"`
+	Ab       int    `json:"ab,omitempty"`
+	Abc      int    `json:"abc,omitempty"`
+	Abcdef   int    `json:"abcdef,omitempty"`
+	Istanbul int    `json:"İstanbul,omitempty"`
+	Strasse  int    `json:"straße,omitempty"`
+}
+
+func TestUnknownNamesAgreeWithTheReference(t *testing.T) {
+	type empty struct{}
+	nodes := []*node{nil, mustSchema[empty](t).root, mustSchema[listIn](t).root, mustSchema[kindsIn](t).root,
+		mustSchema[fieldNames](t).root, mustSchema[edit](t).root, {kind: jMap}}
+	alphabet := []rune("abcdehilnoprstx_-AEHİIıß")
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 20000 {
+		n := nodes[r.IntN(len(nodes))]
+		obj := map[string]any{}
+		var name string
+		if n != nil && len(n.fields) > 0 {
+			for _, f := range n.fields {
+				if r.IntN(3) == 0 {
+					obj[f.name] = 1
+				}
+			}
+			name = n.fields[r.IntN(len(n.fields))].name
+		}
+		// Edit the name a few times: delete, insert or replace a character.
+		rs := []rune(name)
+		for range r.IntN(4) {
+			i := r.IntN(len(rs) + 1)
+			c := alphabet[r.IntN(len(alphabet))]
+			switch op := r.IntN(3); {
+			case op == 0 && i < len(rs):
+				rs = slices.Delete(rs, i, i+1)
+			case op == 1 && i < len(rs):
+				rs[i] = c
+			default:
+				rs = slices.Insert(rs, i, c)
+			}
+		}
+		name = string(rs)
+		got, want := unknownArgument(n, obj, name), referenceUnknownArgument(n, obj, name)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: %q sent with %v:\ngot  %#v\nwant %#v", round, name, obj, got, want)
+		}
 	}
 }

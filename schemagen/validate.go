@@ -2,6 +2,7 @@ package schemagen
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -234,9 +235,14 @@ func (c *checker) validateObject(n *node, obj map[string]any, at path) {
 	if declared == len(obj) {
 		return
 	}
+	var unknown *unknownNames
+	c.problems = slices.Grow(c.problems, len(obj)-declared) // one for each unknown name
 	for name := range obj {
 		if n.byName[name] == nil {
-			c.add(unknownArgument(n, obj, name), at.key(name))
+			if unknown == nil {
+				unknown = newUnknownNames(n, obj)
+			}
+			c.add(unknown.problem(name), at.key(name))
 		}
 	}
 }
