@@ -107,6 +107,7 @@ func (c *Call) readArguments() {
 		return
 	}
 	spec := &c.tool.spec
+	var seen map[string]struct{} // the targets, once there are many
 	var buf [8]member
 	for _, m := range appendMembers(buf[:0], c.args) {
 		if spec.DryRun != "" && m.name == spec.DryRun {
@@ -119,10 +120,10 @@ func (c *Call) readArguments() {
 			}
 			if m.value[0] == '[' {
 				for _, e := range arrayElements(m.value) {
-					c.addTarget(e)
+					c.addTarget(e, &seen)
 				}
 			} else {
-				c.addTarget(m.value)
+				c.addTarget(m.value, &seen)
 			}
 		}
 	}
@@ -130,20 +131,40 @@ func (c *Call) readArguments() {
 
 // addTarget adds a raw JSON string to the call's targets, in a lexically
 // clean form, unless it is there already (so that a call never waits for
-// itself).
-func (c *Call) addTarget(raw []byte) {
+// itself). seen holds the targets once there are more than a few, so that
+// a call naming many (a long list, or one argument repeated) costs linear
+// time.
+func (c *Call) addTarget(raw []byte, seen *map[string]struct{}) {
 	s, ok := decodeString(raw)
 	if !ok {
 		return
 	}
 	k := path.Clean("/" + strings.TrimPrefix(s, "./"))
-	for _, t := range c.targets {
-		if t == k {
+	if *seen != nil {
+		if _, dup := (*seen)[k]; dup {
 			return
+		}
+		(*seen)[k] = struct{}{}
+	} else {
+		for _, t := range c.targets {
+			if t == k {
+				return
+			}
+		}
+		if len(c.targets) == maxTargetsScanned {
+			*seen = make(map[string]struct{}, 2*maxTargetsScanned)
+			for _, t := range c.targets {
+				(*seen)[t] = struct{}{}
+			}
+			(*seen)[k] = struct{}{}
 		}
 	}
 	c.targets = append(c.targets, k)
 }
+
+// maxTargetsScanned is how many targets addTarget compares a new one with
+// before it keeps them in a set.
+const maxTargetsScanned = 8
 
 // arrayElements splits a valid JSON array into its elements.
 func arrayElements(arr []byte) [][]byte {
