@@ -69,9 +69,6 @@ func (t *fieldTags) get(k tagKey) (string, bool) {
 	return t.values[k], true
 }
 
-// has reports whether tag k is present, without marking it used.
-func (t *fieldTags) has(k tagKey) bool { return t.present&(1<<k) != 0 }
-
 // unused returns the first present tag that no node applied, if any.
 func (t *fieldTags) unused() (tagKey, bool) {
 	for k := tagKey(0); k < numTagKeys; k++ {

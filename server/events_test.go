@@ -53,7 +53,7 @@ type reviewCountOut struct {
 // A call retried after transient failures validates its arguments once
 // and runs one execute stage, which covers every attempt, as before the
 // policies: the retries are of the tool's function, not of validation.
-func TestReviewARetriedCallHasOneValidateAndOneExecuteStage(t *testing.T) {
+func TestARetriedCallHasOneValidateAndOneExecuteStage(t *testing.T) {
 	rec := &reviewSpans{}
 	srv := server.New(server.Options{Tracer: rec})
 	var mu sync.Mutex
@@ -110,7 +110,7 @@ func (l *reviewLog) lines() []map[string]any {
 // A call that runs out of time is logged as such, whatever it was doing
 // when its time was up: here, waiting in line behind a write to the same
 // path that ignores its own deadline.
-func TestReviewATimeoutIsLoggedWhereverTheCallWas(t *testing.T) {
+func TestATimeoutIsLoggedWhereverTheCallWas(t *testing.T) {
 	var logs reviewLog
 	srv := server.New(server.Options{Logger: zerolog.New(&logs).Level(zerolog.InfoLevel), MaxRepeats: -1})
 	gate := make(chan struct{})
