@@ -11,6 +11,7 @@ import (
 // invopop/jsonschema reflects: an unexported embedded non-struct type, and
 // an unexported embedded struct given a JSON name. The document must not
 // list them: the validator refuses them as unknown properties.
+//
 //lint:ignore U1000 the field must exist to be skipped
 type reviewLabel string
 
