@@ -1,22 +1,21 @@
 package server_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stdiotools/toolserver/server"
+	"github.com/stdiotools/toolserver/servertest"
 )
 
-// This file is a small client for black-box tests: it serves a Server
-// over a pair of pipes, as the stdio transport does, and talks to it one
-// line at a time through the exported API only.
+// This file is a small client for black-box tests, over servertest: it
+// serves a Server over a pair of pipes, as the stdio transport does, and
+// talks to it one line at a time through the exported API only.
 
 // waitLimit bounds every wait for something the server should do soon; a
 // test that hits it has failed.
@@ -24,75 +23,25 @@ const waitLimit = 3 * time.Second
 
 // peer is the client end of one session.
 type peer struct {
-	t      *testing.T
-	in     *io.PipeWriter // the server's input
-	lines  chan string    // the server's output, line by line; closed at its end
-	served chan struct{}  // closed when Serve has returned
-	err    error          // what Serve returned, once served is closed
+	*servertest.Client
+	t *testing.T
 }
 
 // connect runs srv.Serve(ctx, ...) on pipes until the test ends.
 func connect(t *testing.T, ctx context.Context, srv *server.Server) *peer {
 	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	p := &peer{t: t, in: inW, lines: make(chan string, 1024), served: make(chan struct{})}
-	go func() {
-		p.err = srv.Serve(ctx, inR, outW)
-		// Whatever the client sends from now on fails instead of blocking,
-		// and the output ends after the lines written so far.
-		inR.CloseWithError(io.ErrClosedPipe)
-		outW.Close()
-		close(p.served)
-	}()
-	go func() {
-		defer close(p.lines)
-		out := bufio.NewReader(outR)
-		for {
-			l, err := out.ReadString('\n')
-			if err != nil {
-				return
-			}
-			p.lines <- strings.TrimSuffix(l, "\n")
-		}
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		select {
-		case <-p.served:
-		case <-time.After(10 * time.Second):
-			t.Error("Serve did not return after its input closed")
-		}
-	})
-	return p
-}
-
-// trySend writes one line to the server.
-func (p *peer) trySend(line string) error {
-	_, err := io.WriteString(p.in, line+"\n")
-	return err
+	return &peer{Client: servertest.ConnectContext(t, ctx, srv), t: t}
 }
 
 func (p *peer) send(line string) {
 	p.t.Helper()
-	if err := p.trySend(line); err != nil {
-		p.t.Fatalf("send %s: %v", line, err)
-	}
+	p.Send(line)
 }
 
 // recv returns the next line the server writes.
 func (p *peer) recv() string {
 	p.t.Helper()
-	select {
-	case l, ok := <-p.lines:
-		if !ok {
-			p.t.Fatal("the server's output ended")
-		}
-		return l
-	case <-time.After(waitLimit):
-		p.t.Fatalf("no line from the server within %v", waitLimit)
-		return ""
-	}
+	return p.Recv()
 }
 
 // recvResponse returns the next line, decoded as a response.

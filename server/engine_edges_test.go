@@ -448,20 +448,17 @@ func TestACallRunningWhenTheInputEndsIsAnsweredBeforeServeReturns(t *testing.T) 
 	c.handshake()
 	c.send(callLine(`"nap"`, "nap", `{"path":"x","tag":"t"}`))
 	waitFor(t, started, "the call's start")
-	c.in.Close()
+	_ = c.Close()
 	select {
-	case <-c.served:
+	case <-c.Served():
 	case <-time.After(waitLimit):
 		t.Fatal("Serve did not return")
 	}
-	if c.err != nil {
-		t.Fatalf("Serve: %v", c.err)
+	if c.Err() != nil {
+		t.Fatalf("Serve: %v", c.Err())
 	}
 	// The output holds exactly what was written before Serve returned.
-	var rest []string
-	for l := range c.lines {
-		rest = append(rest, l)
-	}
+	rest := c.Rest()
 	if len(rest) != 1 {
 		t.Fatalf("want the call's answer alone, got %q", rest)
 	}
@@ -502,7 +499,7 @@ func TestWhileTheSessionDrainsNewCallsAreRefusedAndTheRunningOneIsCancelledAfter
 			t.Fatal("no call arriving during the drain was refused")
 		}
 		id := fmt.Sprint(i)
-		if err := c.trySend(callLine(id, "quick", `{"path":"x","tag":"t"}`)); err != nil {
+		if err := c.TrySend(callLine(id, "quick", `{"path":"x","tag":"t"}`)); err != nil {
 			t.Fatalf("the server stopped reading before it refused a call: %v", err)
 		}
 		r := c.recvResponse()
@@ -527,19 +524,16 @@ func TestWhileTheSessionDrainsNewCallsAreRefusedAndTheRunningOneIsCancelledAfter
 		t.Fatalf("the running call was cancelled after %v, want soon after the grace of %v", waited, grace)
 	}
 	select {
-	case <-c.served:
+	case <-c.Served():
 	case <-time.After(waitLimit):
 		t.Fatal("Serve did not return")
 	}
-	if c.err != nil {
-		t.Fatalf("Serve: %v", c.err)
+	if c.Err() != nil {
+		t.Fatalf("Serve: %v", c.Err())
 	}
 	// The cancelled call's answer came before Serve returned, and nothing
 	// else did.
-	var rest []string
-	for l := range c.lines {
-		rest = append(rest, l)
-	}
+	rest := c.Rest()
 	if len(rest) != 1 {
 		t.Fatalf("want the running call's answer alone, got %q", rest)
 	}

@@ -28,7 +28,8 @@ type Client struct {
 	t      testing.TB
 	in     io.WriteCloser
 	lines  chan string
-	done   chan error // Serve's result, for a server started in memory
+	served chan struct{} // closed when Serve has returned, for a server in memory
+	err    error         // what Serve returned, once served is closed
 	nextID atomic.Int64
 }
 
@@ -46,21 +47,31 @@ func Start(t testing.TB, srv *server.Server) *Client {
 // handshake, for tests of the handshake itself.
 func Connect(t testing.TB, srv *server.Server) *Client {
 	t.Helper()
+	return ConnectContext(t, context.Background(), srv)
+}
+
+// ConnectContext is [Connect] with the context Serve runs under:
+// cancelling it stops the session as a signal stops the binary.
+func ConnectContext(t testing.TB, ctx context.Context, srv *server.Server) *Client {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := Dial(t, inW, outR)
-	c.done = make(chan error, 1)
+	c.served = make(chan struct{})
 	go func() {
-		err := srv.Serve(context.Background(), inR, outW)
+		c.err = srv.Serve(ctx, inR, outW)
+		// What the client sends from now on fails instead of blocking,
+		// and the output ends after the lines written so far.
+		_ = inR.CloseWithError(io.ErrClosedPipe)
 		_ = outW.Close()
-		c.done <- err
+		close(c.served)
 	}()
 	t.Cleanup(func() {
 		_ = inW.Close()
 		select {
-		case err := <-c.done:
-			if err != nil {
-				t.Errorf("Serve: %v", err)
+		case <-c.served:
+			if c.err != nil {
+				t.Errorf("Serve: %v", c.err)
 			}
 		case <-time.After(Timeout):
 			t.Errorf("the server did not stop within %s after its input closed", Timeout)
@@ -68,6 +79,14 @@ func Connect(t testing.TB, srv *server.Server) *Client {
 	})
 	return c
 }
+
+// Served is closed when Serve has returned, for a server started by
+// [Connect] or [Start]; [Client.Err] then tells what it returned. It is
+// nil for a client made by [Dial].
+func (c *Client) Served() <-chan struct{} { return c.served }
+
+// Err returns what Serve returned, once [Client.Served] is closed.
+func (c *Client) Err() error { return c.err }
 
 // Dial returns a client that writes to w and reads from r, one JSON-RPC
 // message per line: the stdin and stdout of a server run as a
@@ -93,9 +112,16 @@ func Dial(t testing.TB, w io.WriteCloser, r io.Reader) *Client {
 // Send writes one line, a JSON-RPC message, to the server.
 func (c *Client) Send(line string) {
 	c.t.Helper()
-	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+	if err := c.TrySend(line); err != nil {
 		c.t.Fatalf("servertest: send: %v", err)
 	}
+}
+
+// TrySend writes one line to the server and returns the error of the
+// write: after Serve has returned, it fails rather than blocks.
+func (c *Client) TrySend(line string) error {
+	_, err := io.WriteString(c.in, line+"\n")
+	return err
 }
 
 // Recv returns the next line the server wrote, without its newline. It
@@ -122,6 +148,24 @@ func (c *Client) next() (string, error) {
 		return strings.TrimSuffix(l, "\n"), nil
 	case <-time.After(Timeout):
 		return "", fmt.Errorf("no line from the server within %s", Timeout)
+	}
+}
+
+// Rest returns every line the server writes until its output ends, as
+// after its input was closed. It fails the test if the output does not
+// end within [Timeout] of a line.
+func (c *Client) Rest() []string {
+	c.t.Helper()
+	var rest []string
+	for {
+		l, err := c.next()
+		if err == io.EOF {
+			return rest
+		}
+		if err != nil {
+			c.t.Fatalf("servertest: %v", err)
+		}
+		rest = append(rest, l)
 	}
 }
 
