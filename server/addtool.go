@@ -76,7 +76,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 			call.beginStage(stageExecute)
 		}
 		o, err := h(ctx, call, v)
-		if err != nil && n >= 1 && n < int32(attempts(spec)) && isTransient(err) {
+		if call.willRetry(err) {
 			// The retry policy tries again: the execute stage covers every
 			// try, and ends with the last (or is cut short by the answer).
 			return nil, err

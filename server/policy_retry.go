@@ -58,12 +58,11 @@ func attempts(spec ToolSpec) int {
 func retryPolicy(sleep func(context.Context, time.Duration) error) Policy {
 	return func(next ToolHandler) ToolHandler {
 		return func(ctx context.Context, c *Call) (*CallToolResult, error) {
-			max := attempts(c.tool.spec)
 			c.firstTry = time.Now()
 			for n := int32(1); ; n++ {
 				c.attempts.Store(n)
 				res, err := next(ctx, c)
-				if err == nil || n >= int32(max) || !isTransient(err) {
+				if !c.willRetry(err) {
 					return res, err
 				}
 				d := retryBase << (n - 1)
@@ -74,6 +73,15 @@ func retryPolicy(sleep func(context.Context, time.Duration) error) Policy {
 			}
 		}
 	}
+}
+
+// willRetry reports whether the retry policy tries the call again after
+// its current try failed with err: the error is [Transient] and tries are
+// left. The tool's handler asks it too, to keep one execute stage across
+// the tries.
+func (c *Call) willRetry(err error) bool {
+	n := c.attempts.Load()
+	return err != nil && n >= 1 && n < int32(attempts(c.tool.spec)) && isTransient(err)
 }
 
 // sleepCtx waits for d or until ctx ends.
