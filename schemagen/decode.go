@@ -1,7 +1,6 @@
 package schemagen
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/stdiotools/toolserver/internal/jsontext"
 )
 
 // Decode checks args, the raw "arguments" of a call, and decodes them into
@@ -163,11 +164,9 @@ func (d *decoder) assign(n *node, v any, rv reflect.Value, at path) {
 	case jAny:
 		rv.Set(reflect.ValueOf(plain(v)))
 	case jRaw:
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if ok = enc.Encode(v) == nil; ok {
-			rv.SetBytes(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		raw, err := jsontext.Marshal(v)
+		if ok = err == nil; ok {
+			rv.SetBytes(raw)
 		}
 	case jTime:
 		var s string

@@ -1,13 +1,13 @@
 package schemagen
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stdiotools/toolserver/internal/jsontext"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -181,13 +181,11 @@ func shortValue(v any) string {
 	case bool:
 		return strconv.FormatBool(v)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsontext.Marshal(v)
+	if err != nil {
 		return typeOfValue(v)
 	}
-	return escapeUnprintable(cut(strings.TrimSuffix(buf.String(), "\n"), maxShown))
+	return escapeUnprintable(cut(string(b), maxShown))
 }
 
 // cut shortens s to n characters, ending it with "…" when it was longer.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/stdiotools/toolserver/internal/jsontext"
 	"github.com/stdiotools/toolserver/schemagen"
 )
 
@@ -121,7 +122,7 @@ type ContentProvider interface {
 // and, for clients that only read text, the same JSON as text (or the
 // blocks o provides, if it is a [ContentProvider]).
 func structured(name string, o any) *CallToolResult {
-	b, err := marshalNoEscape(o)
+	b, err := jsontext.Marshal(o)
 	if err != nil {
 		return ErrorResult(fmt.Sprintf("The result of %s could not be encoded as JSON (%s); this is a bug in the tool.",
 			name, trimJSONPrefix(err.Error())))

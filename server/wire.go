@@ -1,9 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"strconv"
 
 	"github.com/stdiotools/toolserver/internal/jsontext"
@@ -19,14 +17,10 @@ func appendResult(b []byte, id json.RawMessage, v any) ([]byte, error) {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":`...)
-	buf := bytes.NewBuffer(b)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsontext.Append(b, v)
+	if err != nil {
 		return nil, err
 	}
-	b = buf.Bytes()
-	b = b[:len(b)-1] // Encode ends with a newline
 	return append(b, "}\n"...), nil
 }
 
@@ -41,7 +35,8 @@ func appendRawResult(b []byte, id json.RawMessage, result []byte) []byte {
 }
 
 // appendError appends an error response line. A nil id is left out, as
-// MCP 2025-11-25 prescribes when the request's id could not be read.
+// MCP 2025-11-25 prescribes when the request's id could not be read. Data
+// that cannot be encoded is left out too.
 func appendError(b []byte, id json.RawMessage, code int64, msg string, data any) []byte {
 	b = append(b, `{"jsonrpc":"2.0",`...)
 	if id != nil {
@@ -54,9 +49,8 @@ func appendError(b []byte, id json.RawMessage, code int64, msg string, data any)
 	b = append(b, `,"message":`...)
 	b = appendString(b, msg)
 	if data != nil {
-		if d, err := marshalNoEscape(data); err == nil {
-			b = append(b, `,"data":`...)
-			b = append(b, d...)
+		if d, err := jsontext.Append(append(b, `,"data":`...), data); err == nil {
+			b = d
 		}
 	}
 	return append(b, "}}\n"...)
@@ -64,59 +58,14 @@ func appendError(b []byte, id json.RawMessage, code int64, msg string, data any)
 
 // appendNotification appends a notification line.
 func appendNotification(b []byte, method string, params any) ([]byte, error) {
-	p, err := marshalNoEscape(params)
-	if err != nil {
-		return nil, err
-	}
 	b = append(b, `{"jsonrpc":"2.0","method":`...)
 	b = appendString(b, method)
 	b = append(b, `,"params":`...)
-	b = append(b, p...)
+	b, err := jsontext.Append(b, params)
+	if err != nil {
+		return nil, err
+	}
 	return append(b, "}\n"...), nil
-}
-
-// marshalNoEscape is json.Marshal without HTML escaping. It takes
-// json.Marshal's output (one allocation; an Encoder costs three) and turns
-// the escapes of <, > and & back into the characters, in place, when
-// there are any.
-func marshalNoEscape(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil || !bytes.Contains(b, []byte(`\u00`)) {
-		return b, err
-	}
-	return unescapeHTML(b), nil
-}
-
-// unescapeHTML replaces the escapes \u003c, \u003e and \u0026 that
-// json.Marshal writes for <, > and &, in place. Escapes are read in
-// pairs, so a literal backslash followed by "u003c" (written \\u003c)
-// is left alone.
-func unescapeHTML(b []byte) []byte {
-	w := 0
-	for r := 0; r < len(b); {
-		c := b[r]
-		if c != '\\' || r+1 >= len(b) {
-			b[w] = c
-			w, r = w+1, r+1
-			continue
-		}
-		if b[r+1] == 'u' && r+6 <= len(b) && string(b[r+2:r+4]) == "00" {
-			switch string(b[r+4 : r+6]) {
-			case "3c":
-				b[w], w, r = '<', w+1, r+6
-				continue
-			case "3e":
-				b[w], w, r = '>', w+1, r+6
-				continue
-			case "26":
-				b[w], w, r = '&', w+1, r+6
-				continue
-			}
-		}
-		b[w], b[w+1] = c, b[r+1]
-		w, r = w+2, r+2
-	}
-	return b[:w]
 }
 
 // appendCallResult appends a tools/call response line for res. It writes
@@ -150,29 +99,25 @@ func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte
 	b = append(b, ']')
 	if res.StructuredContent != nil && !res.IsError {
 		b = append(b, `,"structuredContent":`...)
+		var err error
 		if raw, ok := res.StructuredContent.(json.RawMessage); ok {
-			if !json.Valid(raw) {
-				return nil, errors.New("structuredContent is not valid JSON")
-			}
-			b = append(b, raw...)
+			b, err = jsontext.AppendRaw(b, raw)
 		} else {
-			sc, err := marshalNoEscape(res.StructuredContent)
-			if err != nil {
-				return nil, err
-			}
-			b = append(b, sc...)
+			b, err = jsontext.Append(b, res.StructuredContent)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if res.IsError {
 		b = append(b, `,"isError":true`...)
 	}
 	if res.Meta != nil {
-		m, err := marshalNoEscape(res.Meta)
-		if err != nil {
+		b = append(b, `,"_meta":`...)
+		var err error
+		if b, err = jsontext.Append(b, res.Meta); err != nil {
 			return nil, err
 		}
-		b = append(b, `,"_meta":`...)
-		b = append(b, m...)
 	}
 	return append(b, "}}\n"...), nil
 }
