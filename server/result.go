@@ -12,7 +12,8 @@ import (
 // with the request itself (an unknown tool, params that are not an object)
 // are JSON-RPC errors.
 type CallToolResult struct {
-	// Content is what the model reads: text, images, audio.
+	// Content is what the model reads: text, images, audio. MCP requires
+	// the list, so a nil Content is sent as an empty one.
 	Content []Content `json:"content"`
 	// StructuredContent is the result as JSON matching the tool's output
 	// schema. It is left out of error results.

@@ -9,7 +9,10 @@ import (
 
 // This file writes the JSON-RPC messages the server sends. Each message is
 // built in one buffer and written with one call, so the body of a large
-// result is encoded once, straight into the output line.
+// result is encoded once, straight into the output line. The writers write
+// by hand what encoding/json writes for the documented types without HTML
+// escaping (package jsontext), and wire_fuzz_test.go holds them to it byte
+// for byte. The ids they copy are compact JSON, as envelope reads them.
 
 // appendResult appends a success response line whose result is the
 // JSON encoding of v, with HTML characters left unescaped.
@@ -39,7 +42,7 @@ func appendRawResult(b []byte, id json.RawMessage, result []byte) []byte {
 // that cannot be encoded is left out too.
 func appendError(b []byte, id json.RawMessage, code int64, msg string, data any) []byte {
 	b = append(b, `{"jsonrpc":"2.0",`...)
-	if id != nil {
+	if len(id) > 0 {
 		b = append(b, `"id":`...)
 		b = append(b, id...)
 		b = append(b, ',')
@@ -70,7 +73,10 @@ func appendNotification(b []byte, method string, params any) ([]byte, error) {
 
 // appendCallResult appends a tools/call response line for res. It writes
 // the result itself rather than through encoding/json, so that a large text
-// is escaped once, straight into the line, and never re-scanned.
+// is escaped once, straight into the line, and never re-scanned. It
+// writes what encoding/json writes for res, with the two departures
+// [CallToolResult] documents: a nil Content as [], and no
+// structuredContent in an error result.
 func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte, error) {
 	if b == nil {
 		// One allocation for the usual case: text escapes little, and
@@ -112,7 +118,7 @@ func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte
 	if res.IsError {
 		b = append(b, `,"isError":true`...)
 	}
-	if res.Meta != nil {
+	if len(res.Meta) > 0 {
 		b = append(b, `,"_meta":`...)
 		var err error
 		if b, err = jsontext.Append(b, res.Meta); err != nil {

@@ -3,8 +3,6 @@ package server
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/stdiotools/toolserver/internal/jsontext"
 )
 
 func TestAppendToolWritesWhatEncodingJSONWrites(t *testing.T) {
@@ -16,7 +14,7 @@ func TestAppendToolWritesWhatEncodingJSONWrites(t *testing.T) {
 			OutputSchema: json.RawMessage(`{"type":"object"}`),
 			Annotations:  ToolAnnotations{Title: "Write \"it\"", DestructiveHint: &yes, IdempotentHint: &no, OpenWorldHint: true}},
 	} {
-		want, err := jsontext.Marshal(tl)
+		want, err := encodingJSON(tl)
 		if err != nil {
 			t.Fatal(err)
 		}
