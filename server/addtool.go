@@ -67,7 +67,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		} else {
 			call.beginStage(stageValidate)
 			report, err := in.Decode(call.args, &v)
-			call.endStageReport(err, report)
+			call.endStageReport(stageValidate, err, report)
 			for _, c := range report.Coercions {
 				call.Log(LevelInfo, map[string]string{"event": "coerced an argument", "argument": c.Path, "from": c.From, "to": c.To})
 			}
@@ -82,7 +82,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 			// try, and ends with the last (or is cut short by the answer).
 			return nil, err
 		}
-		call.endStage(err)
+		call.endStage(stageExecute, err)
 		if err != nil {
 			return nil, err
 		}

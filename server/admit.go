@@ -21,7 +21,6 @@ func (s *session) startCall(env envelope) {
 		s.refuseParams(c, werr)
 		return
 	}
-	parsedAt := time.Now()
 	c.ctx, c.cancel = context.WithCancel(s.base)
 	s.mu.Lock()
 	_, dup := s.inflight[c.key]
@@ -47,10 +46,12 @@ func (s *session) startCall(env envelope) {
 		s.writeError(env.id, jsonrpc2.CodeInternalError, "the server is shutting down and takes no new calls")
 		return
 	}
-	c.mu.Lock()
-	parsed := callEvent{kind: eventStage, stage: stageParse, begin: received, end: parsedAt}
-	c.emit(&parsed)
-	c.mu.Unlock()
+	if s.srv.listeners.stages {
+		c.mu.Lock()
+		parsed := callEvent{kind: eventStage, stage: stageParse, begin: received, end: time.Now()}
+		c.emit(&parsed)
+		c.mu.Unlock()
+	}
 	if err := s.admit(c); err != nil {
 		s.answer(c, nil, err)
 		c.cancel()

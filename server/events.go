@@ -51,6 +51,7 @@ type callEvent struct {
 // types rather than a list of interfaces, so that an event, which lives on
 // the caller's stack, is not moved to the heap to be passed through one.
 type listeners struct {
+	stages   bool // a listener wants the stages that succeed: a tracer, or a log at info level
 	log      eventLog
 	observer *observerEvents // nil without an Observer
 	tracer   *traceEvents    // nil without a Tracer
@@ -79,8 +80,13 @@ func (c *Call) emit(e *callEvent) {
 	c.srv.listeners.send(e)
 }
 
-// beginStage marks the start of a stage.
+// beginStage marks the start of a stage. When no listener wants the
+// stages that succeed (no tracer, no log at info level), it does nothing:
+// a call then pays for a stage only when the stage fails.
 func (c *Call) beginStage(name string) {
+	if !c.srv.listeners.stages {
+		return
+	}
 	now := time.Now()
 	c.mu.Lock()
 	if !c.done {
@@ -89,21 +95,28 @@ func (c *Call) beginStage(name string) {
 	c.mu.Unlock()
 }
 
-// endStage ends the stage begun last, failed when err is not nil. A stage
-// that ends after the call was answered (a tool finishing after its
-// deadline) is not reported: the answer has closed it already.
-func (c *Call) endStage(err error) { c.endStageReport(err, schemagen.Report{}) }
+// endStage ends the stage name, failed when err is not nil. A stage that
+// ends after the call was answered (a tool finishing after its deadline)
+// is not reported: the answer has closed it already.
+func (c *Call) endStage(name string, err error) { c.endStageReport(name, err, schemagen.Report{}) }
 
 // endStageReport is endStage with the report of the validate stage.
-func (c *Call) endStageReport(err error, report schemagen.Report) {
+func (c *Call) endStageReport(name string, err error, report schemagen.Report) {
+	if err == nil && !c.srv.listeners.stages {
+		return
+	}
 	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.done || c.stage.name == "" {
+	if c.done {
 		return
 	}
-	e := callEvent{kind: eventStage, stage: c.stage.name, begin: c.stage.begin, end: now, err: err, report: report}
+	var begin time.Time // unknown when the stage began unobserved
+	if c.stage.name == name {
+		begin = c.stage.begin
+	}
 	c.stage = openStage{}
+	e := callEvent{kind: eventStage, stage: name, begin: begin, end: now, err: err, report: report}
 	c.emit(&e)
 }
 

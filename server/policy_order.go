@@ -32,7 +32,7 @@ func (s *session) orderPolicy(next ToolHandler) ToolHandler {
 		c.beginStage(stageWait)
 		var err error
 		s.withoutSlot(func() { err = wait(ctx, c.tickets) })
-		c.endStage(err)
+		c.endStage(stageWait, err)
 		if err != nil {
 			// Timed out (the timeout policy answers), cancelled by the
 			// client (no answer is due), or the server is stopping.

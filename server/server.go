@@ -156,6 +156,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now)}
 	s.listeners.log = eventLog{opts.Logger}
+	s.listeners.stages = opts.Tracer != nil || infoEnabled(opts.Logger)
 	if opts.Observer != nil {
 		s.listeners.observer = &observerEvents{opts.Observer}
 	}
@@ -163,6 +164,15 @@ func New(opts Options) *Server {
 		s.listeners.tracer = &traceEvents{opts.Tracer}
 	}
 	return s
+}
+
+// infoEnabled reports whether l writes lines at info level (the zero
+// Logger, with no writer, writes none).
+func infoEnabled(l zerolog.Logger) bool {
+	ev := l.Info()
+	ok := ev.Enabled()
+	ev.Discard()
+	return ok
 }
 
 // buildVersion is the main module's version as the go command recorded it.
