@@ -392,6 +392,9 @@ func measurePayloadRun(ctx context.Context, specs [2]Spec, o Options) (samples [
 	if specs[0].Echo {
 		build[0] = pad
 	}
+	if !specs[1].Echo {
+		build[1] = tpl.appendLine // a baseline server gets the same call, not the echo's padding
+	}
 	round := max(1, min(o.Round, o.PayloadN/10))
 	samples, err = latencyRounds(ctx, ss, build, max(1, o.PayloadN/10), o.PayloadN, round)
 	return samples, size, err

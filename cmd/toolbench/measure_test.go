@@ -74,6 +74,20 @@ func TestRunAgainstFakeServer(t *testing.T) {
 	}
 }
 
+// TestPayloadAgainstABaselineServer: with a second server as B (the
+// -baseline flag), B gets the same payload call as A, not the echo's
+// padding, which a server would not answer.
+func TestPayloadAgainstABaselineServer(t *testing.T) {
+	o := smallOptions(measurePayload)
+	res, err := run(testContext(t), [2]Spec{fakeSpec("ok"), fakeSpec("ok")}, o, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		positive(t, "payload", res.Payload[i], o.PayloadN)
+	}
+}
+
 // TestNotificationsAreSkipped: a server that sends a notification before
 // each answer is measured to the answer.
 func TestNotificationsAreSkipped(t *testing.T) {
