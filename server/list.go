@@ -51,18 +51,35 @@ func (s *session) listTools(env envelope) {
 		start = off
 	}
 	end := min(start+s.srv.opts.PageSize, len(all))
-	b := []byte(`{"tools":[`)
-	for i, t := range all[start:end] {
+	next := ""
+	if end < len(all) {
+		next = encodeCursor(end)
+	}
+	s.writeResult(env.id, appendToolsPage(nil, all[start:end], next))
+}
+
+// toolsPage is a tools/list result as encoding/json would write it; the
+// page is written by appendToolsPage, and the fuzz test holds the two to
+// the same bytes.
+type toolsPage struct {
+	Tools      []json.RawMessage `json:"tools"`
+	NextCursor string            `json:"nextCursor,omitempty"`
+}
+
+// appendToolsPage appends a tools/list result: the tools' listings,
+// encoded once at registration, and the cursor of the next page, if any.
+func appendToolsPage(b []byte, tools []*tool, next string) []byte {
+	b = append(b, `{"tools":[`...)
+	for i, t := range tools {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, t.listing...)
 	}
 	b = append(b, ']')
-	if end < len(all) {
+	if next != "" {
 		b = append(b, `,"nextCursor":`...)
-		b = appendString(b, encodeCursor(end))
+		b = appendString(b, next)
 	}
-	b = append(b, '}')
-	s.writeResult(env.id, b)
+	return append(b, '}')
 }

@@ -365,3 +365,32 @@ func FuzzAppendResult(f *testing.F) {
 		sameLine(t, "appendRawResult", appendRawResult(nil, id, result), nil, ref, refErr)
 	})
 }
+
+// FuzzAppendToolsPage holds a tools/list page to encoding/json of
+// toolsPage, for pages of zero to three tools with fuzzed names and
+// descriptions and any cursor. Planted and caught by the seeds: a comma
+// left before the first tool, nextCursor written for the last page.
+func FuzzAppendToolsPage(f *testing.F) {
+	f.Add(uint8(0), "calc", "Adds <exactly> & more.", "")
+	f.Add(uint8(2), "a", "d\u2028", "dG9vbHM6MQ")
+	f.Add(uint8(3), "x\xff", "", "c\"ur<sor>")
+	f.Fuzz(func(t *testing.T, n uint8, name, desc, next string) {
+		var tools []*tool
+		var want toolsPage
+		want.Tools = []json.RawMessage{}
+		for i := range int(n % 4) {
+			info := Tool{Name: name + strconv.Itoa(i), Description: desc, InputSchema: json.RawMessage(`{"type":"object"}`)}
+			tl := &tool{info: info, listing: appendTool(nil, &info)}
+			tools = append(tools, tl)
+			want.Tools = append(want.Tools, tl.listing)
+		}
+		want.NextCursor = next
+		exp, err := encodingJSON(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendToolsPage(nil, tools, next); !bytes.Equal(got, exp) {
+			t.Fatalf("\n got  %s\n want %s", got, exp)
+		}
+	})
+}
