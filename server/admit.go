@@ -53,13 +53,45 @@ func (s *session) startCall(env envelope) {
 		c.mu.Unlock()
 	}
 	if err := s.admit(c); err != nil {
-		s.answer(c, nil, err)
-		c.cancel()
-		s.running.Done()
+		s.refuse(c, err)
 		return
 	}
-	s.slots <- struct{}{}
-	s.run(c)
+	if s.takeSlot() {
+		s.run(c)
+		return
+	}
+	// Every slot is taken, or calls wait already: the call waits in line
+	// (queue.go), and the reader reads on.
+	s.workMu.Lock()
+	err := s.queue.push(c)
+	s.workMu.Unlock()
+	if err != nil {
+		s.paths.release(c)
+		s.refuse(c, err)
+	}
+}
+
+// takeSlot takes a free slot for a call that has just been admitted,
+// unless calls wait in line already: they go first.
+func (s *session) takeSlot() bool {
+	s.workMu.Lock()
+	defer s.workMu.Unlock()
+	if len(s.queue.calls) > 0 {
+		return false
+	}
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// refuse answers an admitted call that will not run.
+func (s *session) refuse(c *Call, err error) {
+	s.answer(c, nil, err)
+	c.cancel()
+	s.running.Done()
 }
 
 // admit applies the policies that decide in the reader, because they are

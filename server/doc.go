@@ -41,7 +41,8 @@
 //   - admit.go: still in the reader, in arrival order, the call is
 //     registered by its id and admitted by the loop guard
 //     (policy_loopguard.go), the limits (policy_limits.go) and a place in
-//     line on each target (policy_order.go); then it takes a slot.
+//     line on each target (policy_order.go); then it takes a free slot,
+//     or waits in line for one (queue.go) while the reader reads on.
 //   - worker.go: a worker runs the call through the session's handler:
 //     the policies (policy.go lists them in order, each in its own
 //     policy_*.go file, then [Options.Policies]) around the tool.
@@ -61,10 +62,14 @@
 //
 // Protocol methods (initialize, ping, tools/list, logging/setLevel) are
 // answered in arrival order by the reader. Tool calls run concurrently, up
-// to [Options.MaxInFlight]; beyond that the reader stops reading until a
-// call finishes, so a flood of requests costs no memory. Responses may come
-// out of order; clients match them by id. notifications/cancelled cancels a
-// call's context and suppresses its response.
+// to [Options.MaxInFlight]; beyond that they wait in line for a slot
+// (queue.go), up to [Options.MaxQueued] calls and [Options.MaxQueuedBytes]
+// of arguments, and a call that finds the line full is answered at once as
+// busy, so a flood of requests costs bounded memory. The reader never waits
+// for a slot: ping and notifications/cancelled are answered however busy
+// the tools are. Responses may come out of order; clients match them by id.
+// notifications/cancelled cancels a call's context and suppresses its
+// response.
 //
 // # Levels
 //

@@ -28,9 +28,16 @@ type Options struct {
 	// MaxMessageBytes is the largest incoming message; default
 	// [DefaultMaxMessageBytes].
 	MaxMessageBytes int
-	// MaxInFlight bounds the tool calls running at once; the reader waits
-	// for a free slot rather than buffering more. Default 64.
+	// MaxInFlight bounds the tool calls running at once. Default 64.
 	MaxInFlight int
+	// MaxQueued bounds the calls waiting for one of those slots, and
+	// MaxQueuedBytes the bytes of their arguments; a call that finds the
+	// line full is answered at once with an error result saying the server
+	// is busy. The reader never waits for a slot, so ping and
+	// notifications/cancelled are answered however busy the tools are.
+	// Defaults 256 and 64 MiB; a call is always taken into an empty line.
+	MaxQueued      int
+	MaxQueuedBytes int
 	// PageSize is the number of tools in one tools/list page; default 100.
 	PageSize int
 	// Lang is the language of the messages the model reads about invalid
@@ -125,6 +132,12 @@ func New(opts Options) *Server {
 	}
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = 64
+	}
+	if opts.MaxQueued <= 0 {
+		opts.MaxQueued = 256
+	}
+	if opts.MaxQueuedBytes <= 0 {
+		opts.MaxQueuedBytes = 64 << 20
 	}
 	if opts.PageSize <= 0 {
 		opts.PageSize = 100

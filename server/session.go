@@ -23,7 +23,8 @@ type session struct {
 
 	base      context.Context // parent of every call's context
 	cancelAll context.CancelFunc
-	slots     chan struct{} // one token per call in flight
+	slots     chan struct{} // one token per call running
+	queue     *callQueue    // admitted calls waiting for a slot (queue.go)
 	work      chan *Call    // idle workers wait here for a call to run
 	workMu    sync.Mutex    // guards draining, stopping, and work against a send after close
 	draining  bool          // no new call may start: drain is waiting for the running ones
@@ -58,6 +59,7 @@ func newSession(ctx context.Context, srv *Server, out peer) *session {
 		base:      base,
 		cancelAll: cancel,
 		slots:     make(chan struct{}, srv.opts.MaxInFlight),
+		queue:     newCallQueue(srv.opts.MaxQueued, srv.opts.MaxQueuedBytes),
 		work:      make(chan *Call),
 		inflight:  make(map[string]*Call),
 	}
@@ -67,6 +69,7 @@ func newSession(ctx context.Context, srv *Server, out peer) *session {
 	s.guard.max = srv.opts.MaxRepeats
 	s.clientLevel.Store(-1)
 	s.handle = s.policies()
+	go s.feed()
 	return s
 }
 
@@ -201,7 +204,8 @@ func (s *session) drain(grace time.Duration) {
 	s.cancelAll()
 	s.workMu.Lock()
 	s.stopping = true
-	close(s.work) // the idle workers end; a worker still busy ends after its call
+	close(s.queue.stop) // the feeder ends; calls still waiting are left behind
+	close(s.work)       // the idle workers end; a worker still busy ends after its call
 	s.workMu.Unlock()
 }
 

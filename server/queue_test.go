@@ -1,0 +1,85 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
+	"github.com/stdiotools/toolserver/servertest"
+)
+
+// TestTheReaderNeverWaitsForASlot fills every slot with calls that hold
+// on, lines up more behind them, and checks that ping and cancellation
+// are still answered at once, that a call finding the line full is
+// refused as busy, and that the waiting calls run in arrival order.
+func TestTheReaderNeverWaitsForASlot(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan string, 16)
+	srv := server.New(server.Options{MaxInFlight: 2, MaxQueued: 3, MaxRepeats: -1})
+	err := server.AddTool(srv, server.ToolSpec{Name: "hold", Description: "d", Level: security.Read},
+		func(ctx context.Context, call *server.Call, in GreetArgs) (Greeting, error) {
+			started <- in.Name
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return Greeting{}, ctx.Err()
+			}
+			return Greeting{Text: in.Name}, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := servertest.Start(t, srv)
+	call := func(id int, name string) {
+		c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{"name":%q}}}`, id, name))
+	}
+	call(1, "a")
+	call(2, "b")
+	got := []string{<-started, <-started}
+	call(3, "c")
+	call(4, "d")
+	call(5, "e")
+	// Every slot is taken and the line holds three calls: ping is answered
+	// at once, and a sixth call is refused as busy.
+	c.Send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+	if l := c.Recv(); l != `{"jsonrpc":"2.0","id":"p","result":{}}` {
+		t.Fatalf("ping: %s", l)
+	}
+	call(6, "f")
+	if l := c.Recv(); !strings.Contains(l, `"id":6`) || !strings.Contains(l, "The server is busy") || !strings.Contains(l, `"isError":true`) {
+		t.Fatalf("the call beyond the line: %s", l)
+	}
+	// A waiting call can be cancelled: it never answers.
+	c.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}`)
+	c.Send(`{"jsonrpc":"2.0","id":"q","method":"ping"}`)
+	if l := c.Recv(); l != `{"jsonrpc":"2.0","id":"q","result":{}}` {
+		t.Fatalf("ping: %s", l)
+	}
+	close(release)
+	answered := map[string]bool{}
+	for range 4 {
+		answered[c.Recv()[:len(`{"jsonrpc":"2.0","id":1`)]] = true
+	}
+	for i := range 5 {
+		if want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d`, i+1); answered[want] == (i+1 == 4) {
+			t.Errorf("call %d answered %v: %v", i+1, answered[want], answered)
+		}
+	}
+	for len(got) < 4 {
+		got = append(got, <-started)
+	}
+	select {
+	case n := <-started:
+		got = append(got, n)
+	default:
+	}
+	// The cancelled call d may start (with its context cancelled) or not;
+	// the others start in arrival order.
+	order := strings.ReplaceAll(strings.Join(got[2:], ""), "d", "")
+	if order != "ce" {
+		t.Errorf("the waiting calls started in the order %v", got)
+	}
+}
