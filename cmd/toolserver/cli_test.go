@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -318,4 +320,59 @@ func TestMetricsAreServedOnLoopback(t *testing.T) {
 		t.Fatalf("scrape:\n%s", body)
 	}
 	p.finish()
+}
+
+// TestTheServerSetsItsSoftMemoryLimit checks the limit the server runs
+// with: the default, the flag, none, and GOMEMLIMIT left to the runtime.
+func TestTheServerSetsItsSoftMemoryLimit(t *testing.T) {
+	cases := []struct {
+		name   string
+		args   []string
+		env    string
+		want   int64
+		status int
+	}{
+		{"default", nil, "", defaultMemoryLimitMiB << 20, exitOK},
+		{"flag", []string{"--memory-limit-mib", "300"}, "", 300 << 20, exitOK},
+		{"flag over GOMEMLIMIT", []string{"--memory-limit-mib", "100"}, "50MiB", 100 << 20, exitOK},
+		{"negative", []string{"--memory-limit-mib", "-1"}, "", 0, exitUsage},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := debug.SetMemoryLimit(-1)
+			var out, errb bytes.Buffer
+			args := append([]string{"--root", t.TempDir()}, tc.args...)
+			code := run(context.Background(), args, func(k string) string {
+				if k == "GOMEMLIMIT" {
+					return tc.env
+				}
+				return ""
+			}, strings.NewReader(""), &out, &errb)
+			if code != tc.status {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.status, errb.String())
+			}
+			if after := debug.SetMemoryLimit(-1); after != before {
+				t.Errorf("the limit was left at %d, not put back to %d", after, before)
+			}
+			if tc.status != exitOK {
+				return
+			}
+			if want := fmt.Sprintf(`"memory_limit":%d`, tc.want); !strings.Contains(errb.String(), want) {
+				t.Errorf("no %s in the log:\n%s", want, errb.String())
+			}
+		})
+	}
+	// With GOMEMLIMIT set and no flag, the server leaves the runtime's
+	// limit as it is.
+	var out, errb bytes.Buffer
+	before := debug.SetMemoryLimit(-1)
+	run(context.Background(), []string{"--root", t.TempDir()}, func(k string) string {
+		if k == "GOMEMLIMIT" {
+			return "50MiB"
+		}
+		return ""
+	}, strings.NewReader(""), &out, &errb)
+	if want := fmt.Sprintf(`"memory_limit":%d`, before); !strings.Contains(errb.String(), want) {
+		t.Errorf("no %s in the log:\n%s", want, errb.String())
+	}
 }

@@ -16,6 +16,7 @@ type config struct {
 	logLevel        string
 	maxMessageBytes int
 	maxInFlight     int
+	memoryLimitMiB  int
 	lang            string
 	readOnly        bool
 	allowAdmin      bool
@@ -47,7 +48,8 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.StringVar(&cfg.root, "root", "", "the folder the tools work in; nothing outside it is read or changed (required)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "stderr log level: debug, info, warn, error (tools and call: error unless set)")
 	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, in bytes")
-	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further requests wait")
+	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further calls wait in line, and beyond 256 are answered as busy")
+	fs.IntVar(&cfg.memoryLimitMiB, "memory-limit-mib", defaultMemoryLimitMiB, "soft memory limit of the server in MiB (Go's GOMEMLIMIT; the default applies unless GOMEMLIMIT is set; 0: none)")
 	fs.StringVar(&cfg.lang, "lang", "en", "language of the error messages the model reads: en or zh")
 	fs.BoolVar(&cfg.readOnly, "read-only", false, "serve only tools that read; nothing can be changed")
 	fs.BoolVar(&cfg.allowAdmin, "allow-admin", false, "also serve admin tools (delete_file)")
@@ -64,6 +66,12 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.Usage = func() { usage(fs, cmd) }
 	return cfg, fs
 }
+
+// defaultMemoryLimitMiB is the server's soft memory limit unless
+// --memory-limit-mib or GOMEMLIMIT says otherwise: the garbage collector
+// works harder as the heap nears it, well below the 256 MiB the server
+// means to stay under.
+const defaultMemoryLimitMiB = 192
 
 // version is the module version the binary was built from.
 func version() string {

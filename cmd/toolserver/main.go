@@ -134,6 +134,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "call":
 		return callTool(ctx, srv, append(operands, fs.Args()...), cfg.jsonArgs, stdout, stderr)
 	default:
+		if cfg.memoryLimitMiB < 0 {
+			fmt.Fprintf(stderr, "toolserver: --memory-limit-mib %d must not be negative (0: no limit)\n", cfg.memoryLimitMiB)
+			return exitUsage
+		}
+		if !flagSet(fs, "memory-limit-mib") && getenv("GOMEMLIMIT") != "" {
+			cfg.memoryLimitMiB = 0 // the runtime read GOMEMLIMIT already
+		}
 		return serve(ctx, srv, m, cfg, log, stdin, stdout)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -134,7 +135,11 @@ func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *con
 		}
 		defer closeMetrics()
 	}
-	log.Info().Str("version", version()).Msg("serving MCP on stdio")
+	if cfg.memoryLimitMiB > 0 {
+		prev := debug.SetMemoryLimit(int64(cfg.memoryLimitMiB) << 20)
+		defer debug.SetMemoryLimit(prev) // run may be called again, in tests
+	}
+	log.Info().Str("version", version()).Int64("memory_limit", debug.SetMemoryLimit(-1)).Msg("serving MCP on stdio")
 	stdin, restore := pollable(stdin)
 	defer restore()
 	if err := srv.Serve(ctx, stdin, stdout); err != nil {
