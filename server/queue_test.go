@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -81,5 +82,36 @@ func TestTheReaderNeverWaitsForASlot(t *testing.T) {
 	order := strings.ReplaceAll(strings.Join(got[2:], ""), "d", "")
 	if order != "ce" {
 		t.Errorf("the waiting calls started in the order %v", got)
+	}
+}
+
+// TestServeReturnsWithinTheGraceEvenFromAToolThatIgnoresItsContext: the
+// documented grace bounds the whole shutdown, so Serve returns before a
+// tool that ignores its cancellation has finished.
+func TestServeReturnsWithinTheGraceEvenFromAToolThatIgnoresItsContext(t *testing.T) {
+	finished := make(chan struct{})
+	srv := server.New(server.Options{ShutdownGrace: 100 * time.Millisecond})
+	err := server.AddTool(srv, server.ToolSpec{Name: "stubborn", Description: "d", Level: security.Read},
+		func(ctx context.Context, call *server.Call, in GreetArgs) (Greeting, error) {
+			defer close(finished)
+			time.Sleep(600 * time.Millisecond) // ignores ctx, and ends before grace + 1 s, where Serve used to return
+			return Greeting{}, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := servertest.Start(t, srv)
+	c.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":{"name":"x"}}}`)
+	time.Sleep(20 * time.Millisecond) // let it start
+	_ = c.Close()
+	select {
+	case <-c.Served():
+	case <-finished:
+		t.Fatal("Serve waited for the tool past its grace")
+	}
+	select {
+	case <-finished:
+		t.Fatal("the tool finished before Serve returned")
+	default:
 	}
 }

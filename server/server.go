@@ -89,9 +89,10 @@ type Options struct {
 	// ConfirmTimeout is how long [Call.Confirm] waits for the user's
 	// answer; default 2 minutes.
 	ConfirmTimeout time.Duration
-	// ShutdownGrace is how long calls still running may take to finish
-	// after the input ends or the context is cancelled, before they are
-	// cancelled; default 5s.
+	// ShutdownGrace bounds how long Serve takes to return after the input
+	// ends or the context is cancelled: calls still running have that long
+	// to finish, and those still running at its last tenth (at most its
+	// last half second) are cancelled; default 5s.
 	ShutdownGrace time.Duration
 }
 

@@ -177,8 +177,10 @@ func (s *session) cancelCall(params json.RawMessage) {
 	c.cancel()
 }
 
-// drain waits for the calls in flight, cancels those still running after
-// grace, and gives them a moment to return.
+// drain waits for the calls in flight and returns within grace: the calls
+// still running at the last tenth of it (at most its last half second)
+// are cancelled and have the rest to return; a call that ignores its
+// cancellation is left behind.
 func (s *session) drain(grace time.Duration) {
 	// From here on startCall refuses new calls, so that running, which is
 	// waited for below, is never added to meanwhile.
@@ -190,14 +192,15 @@ func (s *session) drain(grace time.Duration) {
 		s.running.Wait()
 		close(done)
 	}()
+	last := min(grace/10, 500*time.Millisecond)
 	select {
 	case <-done:
-	case <-time.After(grace):
+	case <-time.After(grace - last):
 		s.log.Warn().Dur("grace", grace).Msg("calls still running at shutdown; cancelling them")
 		s.cancelAll()
 		select {
 		case <-done:
-		case <-time.After(time.Second):
+		case <-time.After(last):
 			s.log.Error().Msg("calls ignored cancellation; leaving them behind")
 		}
 	}
