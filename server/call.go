@@ -48,6 +48,7 @@ type Call struct {
 	firstTry  time.Time                           // when the first try began (policy_retry.go)
 	cached    atomic.Bool                         // the tool has a result cache (policy_cache.go)
 	cacheHit  atomic.Bool                         // the answer came from the cache (policy_cache.go)
+	reserved  int64                               // bytes of the memory budget it holds (budget.go); guarded by mu
 
 	cancelled bool // by the client, so no response is due; guarded by sess.mu
 

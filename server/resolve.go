@@ -217,6 +217,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 		h = s.opts.Policies[i](h)
 	}
 	res, err := s.safely(ctx, h, c)
+	c.releaseMemory()
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		c.timedOut.Store(true)
 		res, err = nil, &timeoutError{tool: c.Tool, limit: c.limit}

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stdiotools/toolserver/schemagen"
 	"github.com/stdiotools/toolserver/security"
+	"golang.org/x/sync/semaphore"
 )
 
 // Options configures a [Server]. The zero value is usable: every field has
@@ -30,6 +31,9 @@ type Options struct {
 	MaxMessageBytes int
 	// MaxInFlight bounds the tool calls running at once. Default 64.
 	MaxInFlight int
+	// MemoryBudget is the bytes the calls in flight share for their data,
+	// reserved with [Call.Reserve]; default [DefaultMemoryBudget].
+	MemoryBudget int64
 	// MaxQueued bounds the calls waiting for one of those slots, and
 	// MaxQueuedBytes the bytes of their arguments; a call that finds the
 	// line full is answered at once with an error result saying the server
@@ -117,7 +121,8 @@ type Server struct {
 	tools     registry
 	sleep     func(context.Context, time.Duration) error // between retries; tests replace it
 	cache     *resultCache
-	listeners listeners // who hears about every call (events.go)
+	budget    *semaphore.Weighted // the memory the calls share (budget.go)
+	listeners listeners           // who hears about every call (events.go)
 }
 
 // New returns a Server configured by opts.
@@ -133,6 +138,9 @@ func New(opts Options) *Server {
 	}
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = 64
+	}
+	if opts.MemoryBudget <= 0 {
+		opts.MemoryBudget = DefaultMemoryBudget
 	}
 	if opts.MaxQueued <= 0 {
 		opts.MaxQueued = 256
@@ -168,7 +176,7 @@ func New(opts Options) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now)}
+	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
 	s.listeners.log = eventLog{opts.Logger}
 	s.listeners.stages = opts.Tracer != nil || infoEnabled(opts.Logger)
 	if opts.Observer != nil {

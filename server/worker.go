@@ -35,6 +35,7 @@ func (s *session) run(c *Call) {
 func (s *session) serve(c *Call) {
 	defer func() {
 		s.paths.release(c)
+		c.releaseMemory()
 		c.cancel()
 		<-s.slots
 		s.running.Done()

@@ -117,25 +117,30 @@ func (t *toolset) addReadFile(s *server.Server) error {
 			"Other binary files are refused (get_file_info describes them). Bytes that are not valid UTF-8 are replaced with U+FFFD and flagged. " +
 			"To read several files at once use read_multiple_files; to find text in many files use grep.",
 		Level: security.Read,
-	}, func(ctx context.Context, _ *server.Call, in ReadFileArgs) (ReadFileResult, error) {
+	}, func(ctx context.Context, call *server.Call, in ReadFileArgs) (ReadFileResult, error) {
 		rel, err := t.sb.Resolve(in.Path)
 		if err != nil {
 			return ReadFileResult{}, err
 		}
-		return t.readFile(ctx, rel, rangeOf(in), t.lim.MaxReadBytes)
+		return t.readFile(ctx, call, rel, rangeOf(in), t.lim.MaxReadBytes)
 	})
 }
 
 // readFile reads the file rel as read_file does, returning at most budget
 // bytes of text (cut at a line end) or an image or sound of at most budget
-// bytes.
-func (t *toolset) readFile(ctx context.Context, rel string, lr lineRange, budget int64) (ReadFileResult, error) {
+// bytes. Before it reads, it reserves from the server's memory budget
+// twice what it may hold (the text, and the response it becomes), so that
+// many large reads at once wait for each other rather than add up.
+func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, lr lineRange, budget int64) (ReadFileResult, error) {
 	f, fi, err := t.sb.OpenRead(rel, false)
 	if err != nil {
 		return ReadFileResult{}, err
 	}
 	defer f.Close()
 	size := fi.Size()
+	if err := call.Reserve(ctx, 2*min(max(size, 0), budget)); err != nil {
+		return ReadFileResult{}, err
+	}
 	res := ReadFileResult{Path: rel, Size: size}
 
 	// A small file is read whole here; a larger one in chunks below.

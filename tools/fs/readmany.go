@@ -95,7 +95,7 @@ func (t *toolset) addReadMultiple(s *server.Server) error {
 
 // readMultiple reads the files, sharing the read limit among them in the
 // order given: each file may use what the files before it left.
-func (t *toolset) readMultiple(ctx context.Context, _ *server.Call, in ReadMultipleArgs) (ReadMultipleResult, error) {
+func (t *toolset) readMultiple(ctx context.Context, call *server.Call, in ReadMultipleArgs) (ReadMultipleResult, error) {
 	files := make([]FileRead, len(in.Paths))
 	budgets := make([]int64, len(in.Paths))
 	remaining := t.lim.MaxReadBytes
@@ -140,7 +140,7 @@ func (t *toolset) readMultiple(ctx context.Context, _ *server.Call, in ReadMulti
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			files[i] = t.readOne(ctx, files[i], budgets[i])
+			files[i] = t.readOne(ctx, call, files[i], budgets[i])
 		})
 	}
 	wg.Wait()
@@ -168,8 +168,8 @@ func (t *toolset) readMultiple(ctx context.Context, _ *server.Call, in ReadMulti
 
 // readOne reads the file of fr with budget bytes, less than its size when
 // the files before it used up the rest of the limit.
-func (t *toolset) readOne(ctx context.Context, fr FileRead, budget int64) FileRead {
-	r, err := t.readFile(ctx, fr.Path, lineRange{from: 1}, budget)
+func (t *toolset) readOne(ctx context.Context, call *server.Call, fr FileRead, budget int64) FileRead {
+	r, err := t.readFile(ctx, call, fr.Path, lineRange{from: 1}, budget)
 	if err != nil {
 		fr.Kind, fr.Error = "error", err.Error()
 		if _, ok := errors.AsType[*tooLargeError](err); ok && budget < fr.Size {

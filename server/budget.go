@@ -1,0 +1,62 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// This file is the server's memory budget: bytes that the calls in flight
+// share for their data (the text of a file read, say). A tool reserves
+// what it is about to hold with [Call.Reserve]; when the budget is spent,
+// the next call waits for calls to finish, in the order they asked, so
+// that many heavy calls at once queue rather than multiply.
+
+// DefaultMemoryBudget is the budget of a server whose options set none.
+const DefaultMemoryBudget = 128 << 20
+
+// Reserve waits until n bytes of the server's memory budget
+// ([Options.MemoryBudget]) are free and holds them for the call until it
+// has been answered and its handler has returned. A call may reserve
+// several times; a reservation larger than the whole budget is cut to
+// it, so a call is never refused for its size alone. While it waits, the
+// call gives back its slot. The error, when ctx ends first, is a sentence
+// the model can read.
+func (c *Call) Reserve(ctx context.Context, n int64) error {
+	if c == nil || n <= 0 || c.srv == nil {
+		return nil
+	}
+	b := c.srv.budget
+	n = min(n, c.srv.opts.MemoryBudget)
+	if !b.TryAcquire(n) {
+		var err error
+		wait := func() { err = b.Acquire(ctx, n) }
+		if c.sess != nil {
+			c.sess.withoutSlot(wait)
+		} else {
+			wait()
+		}
+		if err != nil {
+			return refusal(fmt.Sprintf("The call to %s was stopped while it waited for memory, which other calls were using.", c.Tool))
+		}
+	}
+	c.mu.Lock()
+	c.reserved += n
+	c.mu.Unlock()
+	return nil
+}
+
+// releaseMemory gives back what the call reserved.
+func (c *Call) releaseMemory() {
+	c.mu.Lock()
+	n := c.reserved
+	c.reserved = 0
+	c.mu.Unlock()
+	if n > 0 {
+		c.srv.budget.Release(n)
+	}
+}
+
+// newBudget returns the memory budget of a server.
+func newBudget(size int64) *semaphore.Weighted { return semaphore.NewWeighted(size) }
