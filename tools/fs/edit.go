@@ -222,7 +222,8 @@ type matchError struct {
 	edit  int
 	path  string
 	count int   // exact occurrences; 0 when none
-	lines []int // lines of the first occurrences (exact or fuzzy)
+	lines []int // the first distinct lines the occurrences (exact or fuzzy) are on
+	nline int   // how many distinct lines the exact occurrences are on
 	fuzzy int   // whitespace-tolerant matches, when count is 0
 	first []int // lines that match old_text's first line, when nothing matches
 }
@@ -232,8 +233,15 @@ func (e *matchError) Error() string {
 	fmt.Fprintf(&sb, "edits[%d].old_text ", e.edit)
 	switch {
 	case e.count > 1:
+		where := listLines(e.lines, e.nline)
+		switch {
+		case e.nline == 1:
+			where = "all on " + where
+		case e.nline < e.count:
+			where = "on " + where
+		}
 		fmt.Fprintf(&sb, "occurs %d times in %s (%s), and must occur once; add surrounding lines to it to make it unique",
-			e.count, quote(e.path), listLines(e.lines, e.count))
+			e.count, quote(e.path), where)
 	case e.fuzzy > 1:
 		fmt.Fprintf(&sb, "does not occur exactly in %s, and ignoring whitespace at the start and end of lines it matches %d places (%s); copy it exactly from the file, with enough surrounding lines to make it unique",
 			quote(e.path), e.fuzzy, listLines(e.lines, e.fuzzy))
@@ -278,34 +286,40 @@ func applyEdit(text string, e Edit, eol string) (string, *FuzzyMatch, error) {
 		cands = append(cands, alt)
 	}
 	for _, old := range cands {
-		count, lines := occurrences(text, old)
+		count, lines, nline := occurrences(text, old)
 		switch {
 		case count == 1:
 			i := strings.Index(text, old)
 			return text[:i] + newText + text[i+len(old):], nil, nil
 		case count > 1:
-			return "", nil, &matchError{count: count, lines: lines}
+			return "", nil, &matchError{count: count, lines: lines, nline: nline}
 		}
 	}
 	return fuzzyEdit(text, e, eol)
 }
 
 // occurrences counts where old occurs in text, overlapping occurrences
-// included, and returns the lines of the first maxLinesListed.
-func occurrences(text, old string) (int, []int) {
-	count, line, scanned := 0, 1, 0
-	var lines []int
+// included, and how many distinct lines they start on; it returns the
+// first maxLinesListed of those lines, each once, in order. Several
+// occurrences on one line name it once, so an error never lists "lines
+// 1, 1, 1".
+func occurrences(text, old string) (count int, lines []int, nline int) {
+	line, scanned, last := 1, 0, 0
 	for from := 0; ; {
 		i := strings.Index(text[from:], old)
 		if i < 0 {
-			return count, lines
+			return count, lines, nline
 		}
 		at := from + i
 		count++
-		if len(lines) < maxLinesListed {
-			line += strings.Count(text[scanned:at], "\n")
-			scanned = at
-			lines = append(lines, line)
+		line += strings.Count(text[scanned:at], "\n")
+		scanned = at
+		if line != last {
+			last = line
+			nline++
+			if len(lines) < maxLinesListed {
+				lines = append(lines, line)
+			}
 		}
 		from = at + 1
 	}
