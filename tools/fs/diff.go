@@ -282,3 +282,70 @@ func lineID(ids map[string]int, l string) int {
 	}
 	return id
 }
+
+// maxDiffBytes is the most of a diff edit_file returns, 64 KiB (less when
+// the read limit is lower): enough to check a focused edit, while an edit
+// that rewrites a whole large file cannot flood the model's context.
+const maxDiffBytes = 64 << 10
+
+// cutDiff returns the longest start of the unified diff that is made of
+// whole lines and holds at most limit bytes, or diff itself when it fits.
+// When it cuts, oldNext and newNext are the first lines of the old and of
+// the new text past what the shown part covers (counting from 1), so that
+// the rest can be read with read_file's offset; both are 0 otherwise.
+func cutDiff(diff string, limit int) (shown string, oldNext, newNext int) {
+	if len(diff) <= limit {
+		return diff, 0, 0
+	}
+	shown = diff[:strings.LastIndexByte(diff[:limit], '\n')+1]
+	oldNext, newNext = 1, 1
+	for i, l := range strings.SplitAfter(shown, "\n") {
+		switch {
+		case i < 2 || l == "": // the "---" and "+++" headers
+		case strings.HasPrefix(l, "@@ -"):
+			if a, b, c, d, ok := parseHunkHeader(l); ok {
+				oldNext, newNext = a, c
+				if b == 0 {
+					oldNext++
+				}
+				if d == 0 {
+					newNext++
+				}
+			}
+		case l[0] == ' ':
+			oldNext++
+			newNext++
+		case l[0] == '-':
+			oldNext++
+		case l[0] == '+':
+			newNext++
+		}
+	}
+	return shown, oldNext, newNext
+}
+
+// parseHunkHeader reads a hunk header, "@@ -a,b +c,d @@", a missing
+// length being 1 as writeRange leaves it out.
+func parseHunkHeader(l string) (a, b, c, d int, ok bool) {
+	f := strings.Fields(l)
+	if len(f) < 3 || !strings.HasPrefix(f[1], "-") || !strings.HasPrefix(f[2], "+") {
+		return 0, 0, 0, 0, false
+	}
+	a, b, ok1 := hunkRange(f[1][1:])
+	c, d, ok2 := hunkRange(f[2][1:])
+	return a, b, c, d, ok1 && ok2
+}
+
+// hunkRange reads a hunk range, "start,len" or "start".
+func hunkRange(r string) (start, n int, ok bool) {
+	s, l, found := strings.Cut(r, ",")
+	start, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, 0, false
+	}
+	if !found {
+		return start, 1, true
+	}
+	n, err = strconv.Atoi(l)
+	return start, n, err == nil
+}

@@ -41,12 +41,15 @@ type FuzzyMatch struct {
 
 // EditFileResult is the result of edit_file.
 type EditFileResult struct {
-	Path         string       `json:"path" description:"The file, relative to the root."`
-	Applied      int          `json:"applied" description:"How many edits were applied: all of them, or the call fails."`
-	FuzzyMatches []FuzzyMatch `json:"fuzzy_matches" description:"The edits that matched only when whitespace at the start and end of lines was ignored; check their part of the diff."`
-	Diff         string       `json:"diff" description:"The change as a unified diff with 3 lines of context; empty when the edits change nothing."`
-	Bytes        int64        `json:"bytes" description:"The size of the file after the edits."`
-	DryRun       bool         `json:"dry_run,omitempty" description:"True when the file was not written because dry_run was set."`
+	Path          string       `json:"path" description:"The file, relative to the root."`
+	Applied       int          `json:"applied" description:"How many edits were applied: all of them, or the call fails."`
+	FuzzyMatches  []FuzzyMatch `json:"fuzzy_matches" description:"The edits that matched only when whitespace at the start and end of lines was ignored; check their part of the diff."`
+	Diff          string       `json:"diff" description:"The change as a unified diff with 3 lines of context; empty when the edits change nothing. Cut after whole lines at 64 KiB (or the read limit, if lower), and then diff_truncated and note are set."`
+	DiffBytes     int          `json:"diff_bytes,omitempty" description:"The size of the whole diff, set when it was cut."`
+	DiffTruncated bool         `json:"diff_truncated,omitempty" description:"True when diff holds only the start of the diff."`
+	Note          string       `json:"note,omitempty" description:"When the diff was cut: how much of it is shown, and the line to read on from with read_file's offset."`
+	Bytes         int64        `json:"bytes" description:"The size of the file after the edits."`
+	DryRun        bool         `json:"dry_run,omitempty" description:"True when the file was not written because dry_run was set."`
 }
 
 // Content returns a sentence on what was done, notes on the fuzzy
@@ -73,6 +76,9 @@ func (r EditFileResult) Content() []server.Content {
 		sb.WriteString("\n\n")
 		sb.WriteString(r.Diff)
 	}
+	if r.Note != "" {
+		sb.WriteString("[" + r.Note + "]")
+	}
 	return []server.Content{server.TextContent(sb.String())}
 }
 
@@ -89,7 +95,7 @@ func (t *toolset) addEditFile(s *server.Server) error {
 		Name:  "edit_file",
 		Title: "Edit a file",
 		Description: "Changes parts of a text file: each edit replaces old_text, which must occur exactly once, with new_text; edits apply in order and all succeed or none is written. " +
-			"Returns a unified diff of the change. The write is atomic and keeps the file's permissions; CRLF files stay CRLF, and old_text written with plain line breaks matches them. " +
+			"Returns a unified diff of the change, cut with a note past " + byteSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". The write is atomic and keeps the file's permissions; CRLF files stay CRLF, and old_text written with plain line breaks matches them. " +
 			"If old_text occurs nowhere exactly but matches exactly one place when the whitespace at the start and end of each line is ignored, that place is used, new_text is re-indented to match, and the result says so. " +
 			"Occurring more than once is an error that names the lines: add surrounding lines to old_text to make it unique. " +
 			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxReadBytes) + ".",
@@ -139,12 +145,13 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 		}
 		res.Applied++
 	}
-	res.Diff = unifiedDiff(rel, orig, text)
+	diff := unifiedDiff(rel, orig, text)
 	res.Bytes = int64(len(text))
+	res.cutDiff(diff, int(min(maxDiffBytes, t.lim.MaxReadBytes)))
 	if text == orig || in.DryRun {
 		return res, nil
 	}
-	added, removed := diffStat(res.Diff)
+	added, removed := diffStat(diff)
 	msg := fmt.Sprintf("Edit %s: %s, %s added and %s removed (%s, then %s).", quote(rel), plural(len(in.Edits), "edit", "edits"),
 		plural(added, "line", "lines"), plural(removed, "line", "lines"), byteSize(int64(len(orig))), byteSize(res.Bytes))
 	if err := confirm(ctx, call, msg); err != nil {
@@ -154,6 +161,27 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 		return EditFileResult{}, err
 	}
 	return res, nil
+}
+
+// cutDiff sets the diff, cut to at most limit bytes, with a note saying
+// how much was cut and where to read on.
+func (r *EditFileResult) cutDiff(diff string, limit int) {
+	shown, oldNext, newNext := cutDiff(diff, limit)
+	r.Diff = shown
+	if len(shown) == len(diff) {
+		return
+	}
+	r.DiffBytes, r.DiffTruncated = len(diff), true
+	added, removed := diffStat(diff)
+	what := fmt.Sprintf("The diff is %s, with %s added and %s removed in all; only its first %s are shown",
+		byteSize(int64(len(diff))), plural(added, "line", "lines"), plural(removed, "line", "lines"), byteSize(int64(len(shown))))
+	if r.DryRun {
+		r.Note = fmt.Sprintf("%s, which stop before line %d of the file as it is (line %d once edited). Nothing was written: to see every change, make fewer or smaller edits per dry run; read_file with offset=%d reads the file as it is from there.",
+			what, oldNext, newNext, oldNext)
+		return
+	}
+	r.Note = fmt.Sprintf("%s, which stop before line %d of the edited file. Every edit was applied: read_file with offset=%d reads the edited file from there.",
+		what, newNext, newNext)
 }
 
 // readText returns the whole text of the regular file rel for tool, which

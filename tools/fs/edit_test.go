@@ -1,6 +1,8 @@
 package fs
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,4 +175,102 @@ func TestEditFileKeepsTheMode(t *testing.T) {
 			t.Errorf("mode = %v, want 0750", fi.Mode().Perm())
 		}
 	})
+}
+
+// everyFourth returns n lines "L0001\n"…, with every fourth one made
+// "X0004\n"… when changed.
+func everyFourth(n int, changed bool) []string {
+	lines := make([]string, n)
+	for i := range lines {
+		c := 'L'
+		if changed && (i+1)%4 == 0 {
+			c = 'X'
+		}
+		lines[i] = fmt.Sprintf("%c%04d\n", c, i+1)
+	}
+	return lines
+}
+
+func TestEditFileCutsALongDiffWithANote(t *testing.T) {
+	// The diff is cut at the read limit when that is lower than 64 KiB.
+	const limit = 2000
+	old, edited := everyFourth(300, false), everyFourth(300, true)
+	oldText, newText := strings.Join(old, ""), strings.Join(edited, "")
+	for _, dry := range []bool{true, false} {
+		t.Run(fmt.Sprintf("dry_run=%v", dry), func(t *testing.T) {
+			bothFS(t, security.Limits{MaxReadBytes: limit}, func(t *testing.T, e *env) {
+				e.write(t, "f.txt", oldText)
+				full := unifiedDiff("f.txt", oldText, newText)
+				res := e.ok(t, "edit_file", args(t, map[string]any{"path": "f.txt", "dry_run": dry,
+					"edits": []Edit{{OldText: oldText, NewText: newText}}}))
+				var got EditFileResult
+				structured(t, res, &got)
+				if len(got.Diff) > limit || !strings.HasPrefix(full, got.Diff) || !strings.HasSuffix(got.Diff, "\n") {
+					t.Fatalf("diff of %d bytes is not the start of the whole one, in whole lines, within %d bytes", len(got.Diff), limit)
+				}
+				if !got.DiffTruncated || got.DiffBytes != len(full) {
+					t.Errorf("diff_truncated = %v, diff_bytes = %d; want true, %d", got.DiffTruncated, got.DiffBytes, len(full))
+				}
+				if len(text(res)) > limit+1000 {
+					t.Errorf("the text is %d bytes", len(text(res)))
+				}
+				// The note names the first line the shown part does not
+				// reach: the line after the last one it shows.
+				shown := strings.SplitAfter(strings.TrimSuffix(got.Diff, "\n"), "\n")
+				lastOld, lastNew := "", ""
+				for _, l := range shown[2:] {
+					switch l[0] {
+					case ' ':
+						lastOld, lastNew = l[1:], l[1:]
+					case '-':
+						lastOld = l[1:]
+					case '+':
+						lastNew = l[1:]
+					}
+				}
+				lastOld, lastNew = strings.TrimSuffix(lastOld, "\n")+"\n", strings.TrimSuffix(lastNew, "\n")+"\n"
+				oldNext := slices.Index(old, lastOld) + 2
+				newNext := slices.Index(edited, lastNew) + 2
+				wantContains(t, text(res), fmt.Sprintf("The diff is %s, with 75 lines added and 75 lines removed in all; only its first %s are shown",
+					byteSize(int64(len(full))), byteSize(int64(len(got.Diff)))))
+				if dry {
+					wantContains(t, got.Note, fmt.Sprintf("which stop before line %d of the file as it is (line %d once edited). Nothing was written", oldNext, newNext),
+						fmt.Sprintf("read_file with offset=%d reads the file as it is from there.", oldNext))
+					if e.read(t, "f.txt") != oldText {
+						t.Error("a dry run wrote the file")
+					}
+					return
+				}
+				wantContains(t, got.Note, fmt.Sprintf("which stop before line %d of the edited file. Every edit was applied: read_file with offset=%d reads the edited file from there.", newNext, newNext))
+				wantContains(t, text(e.ok(t, "read_file", fmt.Sprintf(`{"path":"f.txt","offset":%d,"limit":1}`, newNext))), edited[newNext-1])
+				if e.read(t, "f.txt") != newText {
+					t.Error("the edit was not written whole")
+				}
+			})
+		})
+	}
+}
+
+func TestEditFileDiffIsCappedAt64KiB(t *testing.T) {
+	// A rewrite of a 1.2 MB file made a diff of twice that; 64 KiB of it
+	// are returned.
+	var sb strings.Builder
+	for i := range 100_000 {
+		fmt.Fprintf(&sb, "line %06d\n", i)
+	}
+	oldText := sb.String()
+	newText := strings.ToUpper(oldText)
+	e := newRealEnv(t, security.Limits{})
+	e.write(t, "big.txt", oldText)
+	res := e.ok(t, "edit_file", args(t, map[string]any{"path": "big.txt", "dry_run": true,
+		"edits": []Edit{{OldText: oldText, NewText: newText}}}))
+	var got EditFileResult
+	structured(t, res, &got)
+	if len(got.Diff) > maxDiffBytes || len(got.Diff) < maxDiffBytes-100 || !got.DiffTruncated || got.DiffBytes < 2*len(oldText) {
+		t.Errorf("diff of %d bytes (truncated %v) out of %d", len(got.Diff), got.DiffTruncated, got.DiffBytes)
+	}
+	if n := len(text(res)); n > maxDiffBytes+1000 {
+		t.Errorf("the text is %d bytes", n)
+	}
+	wantContains(t, text(res), "only its first 65", "are shown, which stop before line ")
 }
