@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/stdiotools/toolserver/security"
@@ -82,32 +83,52 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 		}
 	} else {
 		res.Dirs = 1
-		err := t.walk(ctx, rel, func(p, _ string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if in.DryRun && len(res.Paths) < listMax {
-				if d.IsDir() {
-					res.Paths = append(res.Paths, p+"/")
-				} else {
-					res.Paths = append(res.Paths, p)
+		var sel firstPaths
+		add := func(p func() string, dir, regular bool, size func() int64) {
+			if in.DryRun {
+				s := p()
+				if dir {
+					s += "/"
 				}
+				sel.add(s, listMax)
 			}
-			if d.IsDir() {
+			if dir {
 				res.Dirs++
-				return nil
+				return
 			}
 			res.Files++
-			if d.Type().IsRegular() {
-				if info, err := d.Info(); err == nil {
-					res.Bytes += info.Size()
-				}
+			if regular {
+				res.Bytes += size()
 			}
-			return nil
-		})
-		if err != nil {
-			return DeleteFileResult{}, err
 		}
+		if tf, ok := fsys.(treeFs); ok {
+			// By descriptor: a tree deeper than the path limit is
+			// counted, and then deleted, whole.
+			err = tf.WalkTree(ctx, rel, func(e security.TreeEntry) error {
+				add(e.Path, e.IsDir(), e.Type.IsRegular(), func() int64 { return e.Size })
+				return nil
+			})
+		} else {
+			err = t.walk(ctx, rel, func(p, _ string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				add(func() string { return p }, d.IsDir(), d.Type().IsRegular(), func() int64 {
+					if info, err := d.Info(); err == nil {
+						return info.Size()
+					}
+					return 0
+				})
+				return nil
+			})
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return DeleteFileResult{}, ctx.Err()
+			}
+			return DeleteFileResult{}, t.sb.Explain("delete", rel, err)
+		}
+		res.Paths = sel.sorted(listMax)
 		if res.Files+res.Dirs > 1 && !in.Recursive {
 			return DeleteFileResult{}, fmt.Errorf("%s is a directory that is not empty (%s); pass recursive: true to delete it with everything in it (with dry_run: true as well to first see what that would delete)",
 				quote(rel), contents(res))
@@ -132,12 +153,18 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 	if err := confirm(ctx, call, "Delete "+what+". This cannot be undone."); err != nil {
 		return DeleteFileResult{}, err
 	}
-	if fi.IsDir() && res.Files+res.Dirs > 1 {
-		err = fsys.RemoveAll(rel)
-	} else {
+	switch tf, ok := fsys.(treeFs); {
+	case !fi.IsDir() || res.Files+res.Dirs == 1:
 		err = fsys.Remove(rel)
+	case ok:
+		err = tf.RemoveTree(ctx, rel)
+	default:
+		err = fsys.RemoveAll(rel)
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return DeleteFileResult{}, ctx.Err()
+		}
 		return DeleteFileResult{}, t.sb.Explain("delete", rel, err)
 	}
 	res.summary = "Deleted " + what + "."
@@ -148,4 +175,31 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 // 120 bytes".
 func contents(r DeleteFileResult) string {
 	return fmt.Sprintf("%s and %s, %s", plural(r.Files, "file", "files"), plural(r.Dirs-1, "subdirectory", "subdirectories"), byteSize(r.Bytes))
+}
+
+// treeFs is a file system that walks and removes trees by descriptor, not
+// by path, so that their depth is not bounded by the path limit:
+// *security.RootFs on Linux. Elsewhere delete_file walks by path.
+type treeFs interface {
+	WalkTree(ctx context.Context, name string, fn func(security.TreeEntry) error) error
+	RemoveTree(ctx context.Context, name string) error
+}
+
+// firstPaths keeps the first paths in sorted order of those added, up to
+// a limit, in memory bounded by twice the limit: a dry run lists what it
+// would delete without holding every path of a large tree.
+type firstPaths struct{ paths []string }
+
+// add adds the path p.
+func (f *firstPaths) add(p string, limit int) {
+	f.paths = append(f.paths, p)
+	if len(f.paths) >= 2*max(limit, 1) {
+		f.paths = f.sorted(limit)
+	}
+}
+
+// sorted returns the first limit paths, sorted.
+func (f *firstPaths) sorted(limit int) []string {
+	slices.Sort(f.paths)
+	return f.paths[:min(len(f.paths), limit)]
 }

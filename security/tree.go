@@ -1,0 +1,29 @@
+package security
+
+import (
+	"errors"
+	"io/fs"
+)
+
+// TreeEntry is an entry RootFs.WalkTree meets. WalkTree and RemoveTree
+// exist on Linux only; elsewhere a caller walks by path.
+type TreeEntry struct {
+	// Type is the entry's file type bits; a symbolic link is never
+	// followed, so it is fs.ModeSymlink.
+	Type fs.FileMode
+	// Size is the size of a regular file; 0 for anything else.
+	Size int64
+
+	path []byte // root-relative, valid only during the call
+}
+
+// Path returns the entry's root-relative path. It may be longer than the
+// path limit, which is why it is built only when asked for.
+func (e TreeEntry) Path() string { return string(e.path) }
+
+// IsDir reports whether the entry is a directory.
+func (e TreeEntry) IsDir() bool { return e.Type.IsDir() }
+
+// errTreeMoved is the error of a walk that found, going back up, that a
+// directory it was in had been moved away.
+var errTreeMoved = errors.New("a directory was moved while the tree was being walked")
