@@ -229,8 +229,17 @@ type grepper struct {
 	buf   []byte
 }
 
-// file searches the file rel, adding its matching lines.
+// grepCheckEvery is how many bytes of a file grep scans between checks
+// of its context.
+const grepCheckEvery = 64 << 10
+
+// file searches the file rel, adding its matching lines. It checks ctx
+// before opening the file, between reads and every grepCheckEvery bytes
+// it scans, so that a cancel stops it within milliseconds.
 func (g *grepper) file(ctx context.Context, rel string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	res := g.res
 	f, fi, err := g.t.sb.OpenRead(rel, false)
 	if err != nil {
@@ -246,7 +255,7 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 	if int64(cap(g.buf)) < size+1 {
 		g.buf = make([]byte, 0, size+1)
 	}
-	data, err := readInto(f, g.buf[:0], g.t.lim.MaxReadBytes)
+	data, err := readInto(ctx, f, g.buf[:0], g.t.lim.MaxReadBytes)
 	f.Close()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -269,7 +278,13 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 		return nil
 	}
 	matched := false
-	for line, rest := 1, data; len(rest) > 0; line++ {
+	for line, rest, check := 1, data, len(data)-grepCheckEvery; len(rest) > 0; line++ {
+		if len(rest) <= check {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			check = len(rest) - grepCheckEvery
+		}
 		end := bytes.IndexByte(rest, '\n')
 		text := rest
 		if end >= 0 {
@@ -296,10 +311,13 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 }
 
 // readInto reads r to its end into buf, which it grows as needed, reading
-// at most one byte more than limit.
-func readInto(r io.Reader, buf []byte, limit int64) ([]byte, error) {
+// at most one byte more than limit. It checks ctx between reads.
+func readInto(ctx context.Context, r io.Reader, buf []byte, limit int64) ([]byte, error) {
 	lr := io.LimitReader(r, limit+1)
 	for {
+		if err := ctx.Err(); err != nil {
+			return buf, err
+		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}

@@ -67,7 +67,9 @@ type walkFunc func(p, sub string, d fs.DirEntry, err error) error
 
 // walk visits everything below the directory rel, depth first, the
 // entries of each directory in name order, without following symbolic
-// links. It checks ctx before reading each directory.
+// links. It checks ctx before reading each directory, between batches of
+// a directory's entries and before each entry, so that a cancel stops it
+// within one entry.
 func (t *toolset) walk(ctx context.Context, rel string, fn walkFunc) error {
 	err := t.walkDir(ctx, rel, "", nil, fn)
 	if err == fs.SkipAll || err == fs.SkipDir {
@@ -93,6 +95,9 @@ func (t *toolset) walkDir(ctx context.Context, dir, sub string, d fs.DirEntry, f
 		return nil
 	}
 	for _, e := range ents {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		p, s := joinRel(dir, e.Name()), e.Name()
 		if sub != "" {
 			s = sub + "/" + s
