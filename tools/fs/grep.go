@@ -44,16 +44,17 @@ type GrepMatch struct {
 // GrepResult is the result of grep. The matches are sent as text,
 // path:line:text, and as structured content.
 type GrepResult struct {
-	Path          string      `json:"path" description:"What was searched, relative to the root."`
-	Query         string      `json:"query" description:"The query."`
-	Matches       []GrepMatch `json:"matches" description:"The matching lines, by file in sorted order, then by line."`
-	FilesSearched int         `json:"files_searched" description:"How many files were searched."`
-	FilesMatched  int         `json:"files_matched" description:"How many files had a match (among those searched before the results were cut)."`
-	SkippedBinary int         `json:"skipped_binary,omitempty" description:"Files skipped as binary: images, audio, and files with a NUL byte near the start."`
-	SkippedLarge  int         `json:"skipped_large,omitempty" description:"Files skipped for being larger than the read limit."`
-	Unreadable    int         `json:"unreadable,omitempty" description:"Files and directories that could not be read."`
-	Truncated     bool        `json:"truncated" description:"True when the search stopped at max_results; more lines may match."`
-	Note          string      `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
+	Path            string         `json:"path" description:"What was searched, relative to the root."`
+	Query           string         `json:"query" description:"The query."`
+	Matches         []GrepMatch    `json:"matches" description:"The matching lines, by file in sorted order, then by line."`
+	FilesSearched   int            `json:"files_searched" description:"How many files were searched."`
+	FilesMatched    int            `json:"files_matched" description:"How many files had a match (among those searched before the results were cut)."`
+	SkippedBinary   int            `json:"skipped_binary,omitempty" description:"Files skipped as binary: images, audio, and files with a NUL byte near the start."`
+	SkippedLarge    int            `json:"skipped_large,omitempty" description:"Files skipped for being larger than the read limit."`
+	Unreadable      int            `json:"unreadable,omitempty" description:"Files and directories that could not be read, or whose path could not be used (too deep, or a name the path tools refuse), and were skipped."`
+	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the entries counted in unreadable, and why each was skipped."`
+	Truncated       bool           `json:"truncated" description:"True when the search stopped at max_results; more lines may match."`
+	Note            string         `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
 }
 
 // Content returns the matches as path:line:text lines, then a summary.
@@ -172,7 +173,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	} else {
 		err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
 			if err != nil {
-				res.Unreadable++
+				g.skipped.add(p, err)
 				return nil
 			}
 			if !d.Type().IsRegular() || only != nil && !only.match(sub) {
@@ -193,12 +194,13 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 			return GrepResult{}, err
 		}
 	}
-	res.Note = res.note(limit, byteSize(t.lim.MaxReadBytes))
+	res.Unreadable, res.UnreadablePaths = g.skipped.n, g.skipped.first
+	res.Note = res.note(limit, byteSize(t.lim.MaxReadBytes), g.skipped.sentence())
 	return res, nil
 }
 
 // note describes what was skipped or cut.
-func (r *GrepResult) note(limit int, readLimit string) string {
+func (r *GrepResult) note(limit int, readLimit, unreadable string) string {
 	var notes []string
 	if r.Truncated {
 		notes = append(notes, fmt.Sprintf("Stopped at %d matching lines, so more may match; narrow the search with path, glob or a more precise query.", limit))
@@ -210,11 +212,11 @@ func (r *GrepResult) note(limit int, readLimit string) string {
 	if r.SkippedLarge > 0 {
 		skipped = append(skipped, plural(r.SkippedLarge, "file", "files")+" larger than "+readLimit)
 	}
-	if r.Unreadable > 0 {
-		skipped = append(skipped, plural(r.Unreadable, "entry that could not be read", "entries that could not be read"))
-	}
 	if len(skipped) > 0 {
 		notes = append(notes, "Skipped "+strings.Join(skipped, ", ")+".")
+	}
+	if unreadable != "" {
+		notes = append(notes, unreadable)
 	}
 	return strings.Join(notes, " ")
 }
@@ -227,6 +229,9 @@ type grepper struct {
 	limit int
 	res   *GrepResult
 	buf   []byte
+	// skipped are the entries that could not be read, or whose path
+	// could not be used.
+	skipped skipList
 }
 
 // grepCheckEvery is how many bytes of a file grep scans between checks
@@ -243,7 +248,7 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 	res := g.res
 	f, fi, err := g.t.sb.OpenRead(rel, false)
 	if err != nil {
-		res.Unreadable++
+		g.skipped.add(rel, err)
 		return nil
 	}
 	size := fi.Size()
@@ -261,7 +266,7 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		res.Unreadable++
+		g.skipped.add(rel, err)
 		return nil
 	}
 	g.buf = data[:0]

@@ -24,12 +24,14 @@ type SearchFilesArgs struct {
 
 // SearchFilesResult is the result of search_files.
 type SearchFilesResult struct {
-	Path      string   `json:"path" description:"The directory searched, relative to the root."`
-	Pattern   string   `json:"pattern" description:"The pattern."`
-	Matches   []string `json:"matches" description:"The matching paths, relative to the root, in sorted order; directories end in \"/\"."`
-	Total     int      `json:"total" description:"How many entries match, shown or not."`
-	Truncated bool     `json:"truncated" description:"True when more entries match than are shown."`
-	Note      string   `json:"note,omitempty" description:"What was left out."`
+	Path            string         `json:"path" description:"The directory searched, relative to the root."`
+	Pattern         string         `json:"pattern" description:"The pattern."`
+	Matches         []string       `json:"matches" description:"The matching paths, relative to the root, in sorted order; directories end in \"/\"."`
+	Total           int            `json:"total" description:"How many entries match, shown or not."`
+	Truncated       bool           `json:"truncated" description:"True when more entries match than are shown."`
+	Unreadable      int            `json:"unreadable,omitempty" description:"Directories that could not be read, or whose path could not be used (deeper than the path limit, or a name the path tools refuse): what they hold was not searched."`
+	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the directories counted in unreadable, and why each was skipped."`
+	Note            string         `json:"note,omitempty" description:"What was left out."`
 }
 
 // Content returns the matches one a line, then a summary.
@@ -76,10 +78,11 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	}
 	res := SearchFilesResult{Path: rel, Pattern: in.Pattern, Matches: []string{}}
 	limit := t.lim.MaxResults
-	visited, unreadable := 0, 0
+	visited := 0
+	var skipped skipList
 	err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
 		if err != nil {
-			unreadable++
+			skipped.add(p, err)
 			return nil
 		}
 		if visited++; visited%progressEvery == 0 {
@@ -108,8 +111,9 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 		notes = append(notes, fmt.Sprintf("Showing the first %d of %d matches; narrow the search with a more precise pattern, exclude, or a subdirectory as path.",
 			len(res.Matches), res.Total))
 	}
-	if unreadable > 0 {
-		notes = append(notes, plural(unreadable, "directory", "directories")+" could not be read and were skipped.")
+	if skipped.n > 0 {
+		res.Unreadable, res.UnreadablePaths = skipped.n, skipped.first
+		notes = append(notes, skipped.sentence()+" What they hold was not searched.")
 	}
 	res.Note = strings.Join(notes, " ")
 	return res, nil

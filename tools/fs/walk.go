@@ -6,7 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/stdiotools/toolserver/security"
 )
 
 // dirBatch is how many entries one read of a directory returns; ctx is
@@ -115,4 +118,67 @@ func (t *toolset) walkDir(ctx context.Context, dir, sub string, d fs.DirEntry, f
 		}
 	}
 	return nil
+}
+
+// maxSkippedNamed is how many skipped entries a result names; the rest
+// are only counted.
+const maxSkippedNamed = 10
+
+// SkippedEntry is an entry a search skipped because it could not be read
+// or its path could not be used, and why.
+type SkippedEntry struct {
+	Path   string `json:"path" description:"The entry, relative to the root."`
+	Reason string `json:"reason" description:"Why, such as path_too_long (deeper than the path limit), control_character (a name the path tools refuse) or permission_denied."`
+}
+
+// skipList counts the entries a search skipped and keeps the first
+// maxSkippedNamed of them.
+type skipList struct {
+	n     int
+	first []SkippedEntry
+}
+
+// add records that the entry p was skipped for err.
+func (s *skipList) add(p string, err error) {
+	s.n++
+	if len(s.first) < maxSkippedNamed {
+		s.first = append(s.first, SkippedEntry{Path: p, Reason: skipReason(err)})
+	}
+}
+
+// skipReason names why err made an entry be skipped.
+func skipReason(err error) string {
+	if pe, ok := errors.AsType[*security.PathError](err); ok {
+		return pe.Reason.String()
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return security.Permission.String()
+	}
+	return security.Other.String()
+}
+
+// sentence says what was skipped, naming the first entries: `Skipped 3
+// entries that could not be read: "a" (path too long), "b" (permission
+// denied) and 1 more.`; "" when none was.
+func (s *skipList) sentence() string {
+	if s.n == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	sb.WriteString("Skipped " + plural(s.n, "entry that could not be read", "entries that could not be read") + ": ")
+	for i, e := range s.first {
+		if i > 0 {
+			if i == len(s.first)-1 && s.n == len(s.first) {
+				sb.WriteString(" and ")
+			} else {
+				sb.WriteString(", ")
+			}
+		}
+		sb.WriteString(quote(e.Path) + " (" + strings.ReplaceAll(e.Reason, "_", " ") + ")")
+	}
+	if more := s.n - len(s.first); more > 0 {
+		sb.WriteString(" and " + strconv.Itoa(more) + " more")
+	}
+	sb.WriteString(".")
+	return sb.String()
 }

@@ -1,0 +1,66 @@
+package fs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stdiotools/toolserver/security"
+)
+
+// skipFixture writes, on a memory env (which has no path limit), a file
+// grep can read, one whose name the path tools refuse, and one below a
+// folder deeper than the path limit.
+func skipFixture(t *testing.T, e *env) (deepDir string) {
+	e.write(t, "ok.txt", "needle\n")
+	e.write(t, "bad\x07name.txt", "needle\n")
+	deepDir = strings.TrimSuffix(strings.Repeat("d/", 2100), "/") // 4199 bytes
+	e.write(t, deepDir+"/deep.txt", "needle\n")
+	return deepDir
+}
+
+func TestGrepNamesTheEntriesItSkips(t *testing.T) {
+	e := newMemEnv(t, security.Limits{})
+	deepDir := skipFixture(t, e)
+	res := e.ok(t, "grep", `{"query":"needle"}`)
+	var got GrepResult
+	structured(t, res, &got)
+	if len(got.Matches) != 1 || got.Matches[0].Path != "ok.txt" {
+		t.Errorf("matches = %+v", got.Matches)
+	}
+	// The walk reaches the file named with a BEL, and the first folder
+	// whose path is too long.
+	tooDeep := deepDir[:strings.LastIndex(deepDir[:security.DefaultMaxPathBytes+1], "/")+2]
+	want := []SkippedEntry{{Path: "bad\x07name.txt", Reason: "control_character"}, {Path: tooDeep, Reason: "path_too_long"}}
+	if got.Unreadable != 2 || len(got.UnreadablePaths) != 2 || got.UnreadablePaths[0] != want[0] || got.UnreadablePaths[1] != want[1] {
+		t.Errorf("unreadable = %d, %+v; want 2, %+v", got.Unreadable, got.UnreadablePaths, want)
+	}
+	wantContains(t, text(res), `Skipped 2 entries that could not be read: "bad\aname.txt" (control character) and "d/d/d/`, `d/d/d" (path too long).`)
+}
+
+func TestSearchFilesNamesTheFoldersItSkips(t *testing.T) {
+	e := newMemEnv(t, security.Limits{})
+	deepDir := skipFixture(t, e)
+	res := e.ok(t, "search_files", `{"pattern":"*.txt"}`)
+	var got SearchFilesResult
+	structured(t, res, &got)
+	tooDeep := deepDir[:strings.LastIndex(deepDir[:security.DefaultMaxPathBytes+1], "/")+2]
+	if got.Unreadable != 1 || len(got.UnreadablePaths) != 1 || got.UnreadablePaths[0] != (SkippedEntry{Path: tooDeep, Reason: "path_too_long"}) {
+		t.Errorf("unreadable = %d, %+v", got.Unreadable, got.UnreadablePaths)
+	}
+	wantContains(t, text(res), `Skipped 1 entry that could not be read: "d/d/d/`, `d/d/d" (path too long). What they hold was not searched.`)
+}
+
+func TestGrepCountsTheSkippedEntriesPastThoseItNames(t *testing.T) {
+	e := newMemEnv(t, security.Limits{})
+	for i := range maxSkippedNamed + 3 {
+		e.write(t, "bad\x01"+itoa(100+i), "x\n")
+	}
+	res := e.ok(t, "grep", `{"query":"x"}`)
+	var got GrepResult
+	structured(t, res, &got)
+	if got.Unreadable != maxSkippedNamed+3 || len(got.UnreadablePaths) != maxSkippedNamed {
+		t.Errorf("unreadable = %d, %d named", got.Unreadable, len(got.UnreadablePaths))
+	}
+	wantContains(t, text(res), `Skipped 13 entries that could not be read: "bad\x01100" (control character), "bad\x01101" (control character), `,
+		`"bad\x01109" (control character) and 3 more.`)
+}
