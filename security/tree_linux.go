@@ -25,10 +25,12 @@ import (
 // not bounded by the path limit (PATH_MAX): each directory is opened
 // relative to its parent's descriptor, with O_NOFOLLOW, and the walk goes
 // back up through "..", checking that it comes back to the directory it
-// left (by device and inode, as fts does), and fails otherwise. It holds
-// at most two open descriptors, whatever the depth, and memory in
-// proportion to the depth: about 40 bytes a level and the path. ctx is
-// checked before each entry.
+// left (by device and inode, as fts does), and fails otherwise. Whatever
+// the depth, it holds at most three open descriptors (the parent of name,
+// the directory it reads, and for a moment its child or parent), and
+// memory in proportion to the depth: about 40 bytes a level and the path,
+// with one 8 KiB buffer for reading directories. ctx is checked before
+// each entry.
 func (r *RootFs) WalkTree(ctx context.Context, name string, fn func(TreeEntry) error) error {
 	parent, start, err := r.openTreeStart(name)
 	if err != nil {
@@ -45,7 +47,7 @@ func (r *RootFs) WalkTree(ctx context.Context, name string, fn func(TreeEntry) e
 
 // RemoveTree removes the directory name and everything below it, the way
 // WalkTree walks: by descriptor, so that a tree deeper than the path limit
-// is removed too, with at most two open descriptors. A symbolic link is
+// is removed too, with at most three open descriptors. A symbolic link is
 // removed itself, never followed, and so is name when it is not a
 // directory. It stops at the first entry it cannot remove and returns the
 // error, what it removed staying removed. The root itself is never
