@@ -166,3 +166,34 @@ func TestWalkTreeStopsWhenCancelled(t *testing.T) {
 		t.Errorf("RemoveTree with a cancelled context removed files: %v", err)
 	}
 }
+
+func TestWalkTreeNeverGoesUpIntoAFolderItDidNotComeFrom(t *testing.T) {
+	// Moved out from under the walk, notes/d/d now sits in the root: going
+	// back up through ".." leads to the root, not to notes/d, and the walk
+	// must fail there rather than walk on in the root.
+	tt := newTestTree(t)
+	deepTree(t, filepath.Join(tt.root, "notes"), 3, 0, "")
+	var outside []string
+	moved := false
+	err := tt.fs.WalkTree(t.Context(), "notes", func(e TreeEntry) error {
+		if !strings.HasPrefix(e.Path(), "notes/") {
+			outside = append(outside, e.Path())
+		}
+		if e.Path() == "notes/d/d/d/f" && !moved {
+			moved = true
+			if err := os.Rename(filepath.Join(tt.root, "notes", "d", "d"), filepath.Join(tt.root, "moved")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return nil
+	})
+	if !errors.Is(err, errTreeMoved) {
+		t.Errorf("WalkTree = %v, want errTreeMoved", err)
+	}
+	if len(outside) > 0 {
+		t.Errorf("the walk went on outside notes: %q", outside)
+	}
+	if !moved {
+		t.Error("the walk never reached notes/d/d/d/f")
+	}
+}
