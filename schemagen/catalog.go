@@ -251,7 +251,7 @@ var catalog = [numMsgs]template{
 	// The English class phrases come from security.CharClass.Describe;
 	// these entries only serve the other languages.
 	msgClassIdent: {zh: "字母、数字、'_' 和 '-'"},
-	msgClassPath:  {zh: "除 '\\' 以外的可打印字符"},
+	msgClassPath:  {zh: "可打印字符，'\\' 只能用于 \\u{…} 或 \\x{…} 转义"},
 	msgClassGlob:  {zh: "除 '\\' 以外的可打印字符和通配符"},
 	msgClassText:  {zh: "除控制字符以外的任意文本（制表符和换行可以）"},
 	msgClassExpr:  {zh: "数字、字母、空格和 + - * / % ^ ( ) . , _"},

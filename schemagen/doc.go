@@ -92,8 +92,9 @@
 //
 // Every string an input schema accepts has a character class from
 // package security: ident (ASCII letters, digits, '_' and '-', not empty),
-// path (printable characters except '\'), glob (the same, described as
-// wildcards), text (anything except control characters other than tab,
+// path (printable characters except '\', which may only start a \u{…}
+// or \x{…} escape of a name, see security.EscapeName), glob (the same
+// without escapes, described as wildcards), text (anything except control characters other than tab,
 // newline and carriage return) or expr (an arithmetic expression's
 // alphabet). A string field without a chars tag is ident, the strictest.
 // The class is published as the string's "pattern" (unless the field has

@@ -177,7 +177,7 @@ func TestSchemaKeywords(t *testing.T) {
 		{name: "[]byte is a base64 string", prop: "data", want: `{"type":"string","contentEncoding":"base64"}`},
 		{name: "a fixed array has its length", prop: "fixed", want: `{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2}`},
 		{name: "a map has classes for keys and values", prop: "labels",
-			want: `{"additionalProperties":{"type":"string","pattern":"^[^\\x00-\\x1F\\x7F-\\x9F\\\\\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*$"},"propertyNames":{"pattern":"^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F]*$"},"type":"object","description":"Keys: any text except control characters other than tab and newline; values: printable characters except '\\'."}`},
+			want: `{"additionalProperties":{"type":"string","pattern":"^(?:[^\\x00-\\x1F\\x7F-\\x9F\\\\\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\\\\u\\{[0-9A-Fa-f]{1,6}\\}|\\\\x\\{[0-9A-Fa-f]{2}\\})*$"},"propertyNames":{"pattern":"^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F]*$"},"type":"object","description":"Keys: any text except control characters other than tab and newline; values: printable characters, '\\' only in \\u{…} or \\x{…} escapes."}`},
 		{name: "map keys default to ident", prop: "scores",
 			want: `{"additionalProperties":{"type":"integer"},"propertyNames":{"pattern":"^[A-Za-z0-9_-]+$"},"type":"object","description":"Keys: letters, digits, '_' and '-'."}`},
 		{name: "a pattern tag replaces the class pattern", prop: "patterned",

@@ -24,8 +24,10 @@ const (
 	// string arguments that declare none.
 	ClassIdent CharClass = "ident"
 
-	// ClassPath allows any printable character except '\'. It refuses NUL and
-	// the other C0 controls (U+0000–U+001F), DEL (U+007F), the C1 controls
+	// ClassPath allows any printable character except '\', which it allows
+	// only to start a well-formed escape, \u{X} with 1 to 6 hexadecimal
+	// digits or \x{XX} with 2 (see EscapeName; Resolve decodes them). It
+	// refuses NUL and the other C0 controls (U+0000–U+001F), DEL (U+007F), the C1 controls
 	// (U+0080–U+009F), the line and paragraph separators (U+2028, U+2029)
 	// and the invisible format characters that can disguise a path:
 	// bidirectional marks and overrides (U+061C, U+200E, U+200F,
@@ -36,10 +38,11 @@ const (
 	// allowed.
 	ClassPath CharClass = "path"
 
-	// ClassGlob allows exactly the characters of ClassPath. The glob metacharacters
+	// ClassGlob allows exactly the characters of ClassPath, but no escapes:
+	// it refuses every '\'. The glob metacharacters
 	// '*', '?', '[', ']', '{', '}' and '!' are already printable, so the
-	// class differs from ClassPath only in name and description, which tell the
-	// reader that wildcards are expected.
+	// class differs from ClassPath only in escapes, name and description,
+	// which tell the reader that wildcards are expected.
 	ClassGlob CharClass = "glob"
 
 	// ClassText allows any Unicode text, refusing only control characters other
@@ -194,6 +197,12 @@ func (c CharClass) Check(s string) (bad rune, index int, ok bool) {
 	text := c == ClassText
 	for i := 0; i < len(s); {
 		b := s[i]
+		if b == '\\' && c == ClassPath {
+			if n := escapeLen(s[i:]); n > 0 {
+				i += n
+				continue
+			}
+		}
 		if b < utf8.RuneSelf {
 			// ASCII: printable except DEL, plus '\' for text and the
 			// three whitespace controls for text.
@@ -227,7 +236,10 @@ func (c CharClass) Pattern() string {
 		return `^[A-Za-z0-9_-]+$`
 	case ClassExpr:
 		return `^[0-9A-Za-z \t+*/%^().,_-]*$`
-	case ClassPath, ClassGlob:
+	case ClassPath:
+		return "^(?:[^\\x00-\\x1F\\x7F-\\x9F\\\\\u061C\u200B\u200E\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]" +
+			`|\\u\{[0-9A-Fa-f]{1,6}\}|\\x\{[0-9A-Fa-f]{2}\})*$`
+	case ClassGlob:
 		return "^[^\\x00-\\x1F\\x7F-\\x9F\\\\\u061C\u200B\u200E\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]*$"
 	case ClassText:
 		return `^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]*$`
@@ -245,7 +257,7 @@ func (c CharClass) Describe() string {
 	case ClassExpr:
 		return "digits, letters, spaces and + - * / % ^ ( ) . , _"
 	case ClassPath:
-		return "printable characters except '\\'"
+		return "printable characters, '\\' only in \\u{…} or \\x{…} escapes"
 	case ClassGlob:
 		return "printable characters and wildcards except '\\'"
 	case ClassText:

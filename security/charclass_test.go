@@ -143,6 +143,7 @@ func TestPatternAgreesWithCheck(t *testing.T) {
 		"", "a", "read_file-2", "a b", "src/main.go", `a\b`, "a\x00", "a\tb", "a\nb", "x\r\n",
 		"\x7f", "\u0085", "\u00a0", "😀", "e\u0301", "\u202E", "\u2028", "\uFEFF", "\u200d",
 		"1.5e3 + (2*3)", "1;2", "**/*.{go,md}", "C:\\x", "\x1b", "ﬁ", "ǅ", "\U0010FFFF",
+		`a\u{A}b`, `\x{FF}`, `\x{F}`, `a\u{1234567}`, `a\u{}`, `\u{41}\`, `\u{10ffff}`, `\u{41`,
 	}
 	for _, c := range CharClasses() {
 		re, err := regexp.Compile(c.Pattern())
@@ -177,7 +178,7 @@ func TestCheckDoesNotAllocate(t *testing.T) {
 }
 
 func FuzzCheck(f *testing.F) {
-	for _, s := range []string{"", "a", `a\b`, "a\x00", "😀", "\u202E", "x\xff", "1+2"} {
+	for _, s := range []string{"", "a", `a\b`, "a\x00", "😀", "\u202E", "x\xff", "1+2", `a\u{A}`, `\x{FF}\`} {
 		f.Add(s)
 	}
 	patterns := make(map[CharClass]*regexp.Regexp)

@@ -29,4 +29,35 @@
 // sentence, in the sandbox's language, naming the path relative to the
 // root and never the host path, and saying how to fix it. Sandbox.Explain
 // turns errors from the file system into such sentences.
+//
+// # Escaped names
+//
+// A file name may hold any byte but '/' and NUL, so a name in a folder
+// nobody vetted can hold line breaks, ANSI escapes, bidirectional
+// overrides or bytes that are not UTF-8. Such a name must never reach the
+// model's text as it is: it could forge lines of a listing or hide text.
+// EscapeName rewrites it in one way, used by every tool and every message:
+//
+//   - a character that is not safe to show is written \u{X}, X its code
+//     point in upper-case hexadecimal without leading zeros: \u{A} for a
+//     line feed, \u{1B} for ESC, \u{202E} for RIGHT-TO-LEFT OVERRIDE;
+//   - a byte that is not part of valid UTF-8 is written \x{XX}, two
+//     upper-case hexadecimal digits: \x{FF};
+//   - the backslash itself is written \u{5C}, so that every backslash in
+//     an escaped name starts an escape.
+//
+// Not safe to show are the control characters (Unicode category Cc: C0,
+// DEL, C1 with U+0085), the format characters (Cf: bidirectional marks,
+// embeddings, overrides and isolates, zero-width characters, the byte
+// order mark, soft hyphen, tag characters) and the line and paragraph
+// separators (U+2028, U+2029).
+//
+// The escapes are chosen so that they cannot be mistaken for a Windows
+// path ("docs\notes.txt" holds no "\u{" or "\x{"), and Resolve accepts
+// them back: a path whose every backslash starts a well-formed escape is
+// decoded before the usual checks, so the model can name every entry it
+// was shown. What an escape decodes to may be any character but NUL and
+// '/'; ResolveNew refuses the characters ClassPath refuses in a name that
+// does not exist yet, so escapes reach existing entries but never create
+// new names that could not be typed.
 package security

@@ -24,5 +24,5 @@ func ExampleSandbox_Resolve() {
 	// src/main.go
 	// path "../secret" leaves the root; use a path inside it, such as "secret"
 	// path "/srv/project_secret/key" is outside the root; use a path relative to the root
-	// path "C:\\Users" is a Windows path; use a path relative to the root with / separators
+	// path "C:\Users" is a Windows path; use a path relative to the root with / separators
 }

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -289,6 +291,8 @@ func FuzzResolve(f *testing.F) {
 		"in/a.txt", "up/notes/a.txt", "up/up/a.txt", "docs/ln", "out/secret.txt", "out", "sib/secret.txt", "outnew",
 		"dangling", "inabs/a.txt", "outabs/secret.txt", "loop", "loop/x", "a.txt/x", "../r/a.txt", "../r2/secret.txt",
 		"src/app/y.txt", "src/lib.txt", "new.txt", "notes/new/x",
+		`\u{6E}otes/a.txt`, `a\u{A}b`, `a\x{FF}`, `\u{2E}\u{2E}/x`, `\u{2F}etc/passwd`, `a\u{0}`, `a\u{D800}`, `a\u{110000}`,
+		`\u{5C}\u{5C}server`, `\u{7E}/x`, `\u{43}:`, `a\u{5C}b`, `a\u{}`, `a\u{1234567}`, `a\x{F}`, `a\u{41}\b`,
 	} {
 		f.Add(seed)
 	}
@@ -335,25 +339,41 @@ func (tr *fuzzTree) expectResolve(p string) (string, []security.Reason) {
 	if len(p) > security.DefaultMaxPathBytes {
 		reasons = append(reasons, security.TooLong)
 	}
-	if !utf8.ValidString(p) || strings.ContainsFunc(p, refusedRune) {
+	if typed := fuzzEscape.ReplaceAllString(p, ""); !utf8.ValidString(typed) || strings.ContainsFunc(typed, refusedRune) {
 		reasons = append(reasons, security.Control)
 	}
 	if strings.HasPrefix(p, `\\`) || len(p) > 2 && p[:2] == "//" && p[2] != '/' {
 		reasons = append(reasons, security.WindowsPath)
 	}
-	if strings.Contains(p, `\`) {
+	// Well-formed escapes are decoded; any other backslash is refused.
+	badEscape := false
+	dec := fuzzEscape.ReplaceAllStringFunc(p, func(e string) string {
+		v, _ := strconv.ParseUint(e[3:len(e)-1], 16, 32)
+		switch {
+		case v == 0 || v == '/':
+		case e[1] == 'x':
+			return string([]byte{byte(v)})
+		case v <= utf8.MaxRune && (v < 0xd800 || v > 0xdfff):
+			return string(rune(v))
+		}
+		badEscape = true
+		return ""
+	})
+	if strings.Contains(fuzzEscape.ReplaceAllString(p, ""), `\`) {
 		reasons = append(reasons, security.Backslash)
+	} else if badEscape {
+		reasons = append(reasons, security.Control)
 	}
 	var rel string
 	if filepath.IsAbs(p) {
-		c := filepath.Clean(p)
+		c := filepath.Clean(dec)
 		if !tr.inside(c) {
 			reasons = append(reasons, security.Escapes)
 		} else {
 			rel, _ = filepath.Rel(tr.root, c)
 		}
 	} else {
-		rel = path.Clean(p)
+		rel = path.Clean(dec)
 		if rel == ".." || strings.HasPrefix(rel, "../") {
 			reasons = append(reasons, security.Escapes)
 			rel = ""
@@ -377,6 +397,9 @@ func (tr *fuzzTree) expectResolve(p string) (string, []security.Reason) {
 	}
 	return rel, nil
 }
+
+// fuzzEscape matches a well-formed escape of a name (see EscapeName).
+var fuzzEscape = regexp.MustCompile(`\\u\{[0-9A-Fa-f]{1,6}\}|\\x\{[0-9A-Fa-f]{2}\}`)
 
 // refusedRune reports whether r is one of the characters ClassPath's
 // documentation refuses.
@@ -435,8 +458,9 @@ func checkResolve(t *testing.T, s *security.Sandbox, p, want string, reasons []s
 	if r != want {
 		t.Fatalf("Resolve(%q) = %q, want %q", p, r, want)
 	}
-	if again, err := s.Resolve(r); err != nil || again != r {
-		t.Fatalf("Resolve(%q) = %q, but resolving that again gives %q, %v", p, r, again, err)
+	shown, _ := security.EscapeName(r)
+	if again, err := s.Resolve(shown); err != nil || again != r {
+		t.Fatalf("Resolve(%q) = %q, but resolving that again (as %q) gives %q, %v", p, r, shown, again, err)
 	}
 	return r
 }

@@ -1,7 +1,6 @@
 package security
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -44,6 +43,7 @@ const (
 	msgNoSpace
 	msgFsTooLong
 	msgRootItself
+	msgBadEscape
 )
 
 // catalog holds every sentence in English and Chinese. In the templates,
@@ -143,6 +143,9 @@ var catalog = [...]struct{ en, zh string }{
 	msgRootItself: {
 		`the root itself cannot be changed this way; name a path inside it`,
 		`不能这样修改根目录本身；请指定根目录内的路径`},
+	msgBadEscape: {
+		`path {path} has the bad escape {1}; write a name as listings show it`,
+		`路径 {path} 含有无效的转义 {1}；请按列表中显示的样子书写名字`},
 }
 
 // Kinds of special file, the first argument of msgSpecialRead and
@@ -181,13 +184,22 @@ func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
 		a1 = kindName(lang, a1)
 	case msgNotAllowed:
 		a1 = quoteList(lang, strings.Split(a1, listSep))
-	case msgBackslash, msgDotDot, msgLinkOutside, msgLinkAbsolute, msgLinkTarget:
+	case msgBackslash:
+		a1 = quoteTyped(a1)
+	case msgDotDot, msgLinkOutside, msgLinkAbsolute, msgLinkTarget:
 		a1 = quote(a1)
+	case msgBadEscape:
+		a1 = `"` + a1 + `"` // an escape, or a backslash: ASCII that shows
 	}
-	text = strings.ReplaceAll(text, "{path}", quote(path))
-	text = strings.ReplaceAll(text, "{op}", op)
-	text = strings.ReplaceAll(text, "{1}", a1)
-	return strings.ReplaceAll(text, "{2}", a2)
+	// A path refused by Resolve is shown as the model typed it, its
+	// escapes as they are; any other is a real name, escaped.
+	if op == "resolve" {
+		path = quoteTyped(path)
+	} else {
+		path = quote(path)
+	}
+	// One pass, so that braces in the inserted names (escapes) stay.
+	return strings.NewReplacer("{path}", path, "{op}", op, "{1}", a1, "{2}", a2).Replace(text)
 }
 
 // quoteList quotes up to three names and joins them with "or".
@@ -218,10 +230,26 @@ const (
 	tailRunes     = 19
 )
 
-// quote returns p shortened to about maxShownRunes runes, the middle
-// replaced by "…", and quoted with Go escapes so that control characters
-// and invalid bytes show.
+// quote returns the name or root-relative path p shortened to about
+// maxShownRunes runes, the middle replaced by "…", escaped with
+// EscapeName and put in double quotes (which are not escaped).
 func quote(p string) string {
+	s, _ := EscapeName(shorten(p))
+	return `"` + s + `"`
+}
+
+// quoteTyped is quote for a path as the model typed it: its backslashes
+// stay as they are, since they start the escapes it typed (or are what
+// Resolve refuses it for); every other character is escaped as by
+// EscapeName.
+func quoteTyped(p string) string {
+	s, _ := escape(shorten(p), escTyped)
+	return `"` + s + `"`
+}
+
+// shorten returns p shortened to about maxShownRunes runes, the middle
+// replaced by "…".
+func shorten(p string) string {
 	if n := utf8.RuneCountInString(p); n > maxShownRunes {
 		head, tail := 0, len(p)
 		for i := 0; i < headRunes; i++ {
@@ -234,5 +262,5 @@ func quote(p string) string {
 		}
 		p = p[:head] + "…" + p[tail:]
 	}
-	return strconv.Quote(p)
+	return p
 }

@@ -16,8 +16,13 @@ import (
 // absolute paths that lie inside SandboxOptions.HostRoot, which it strips
 // to relative ones.
 //
+// A path may name entries whose names hold characters it may not: every
+// backslash that starts a well-formed escape, \u{X} or \x{XX}, is decoded
+// (see EscapeName), and the checks below apply to the decoded path.
+//
 // It refuses, each with its own Reason: the empty path (Empty); NUL, other
 // control characters, invisible formatting characters and invalid UTF-8
+// typed as they are, and escapes that stand for NUL, '/' or no character
 // (Control); Windows drive paths ("C:\x", "C:/x", "C:") and UNC paths
 // ("\\server\share", "//server/share") (WindowsPath); other backslashes
 // (Backslash); paths starting with "~" (Tilde); paths that leave the root
@@ -29,8 +34,8 @@ import (
 // Restrict (NotAllowed). The error is always a *PathError.
 //
 // The "~" and drive checks also apply to the first element after
-// cleaning, so "./~" and "./C:" are refused as well: a result of Resolve
-// always resolves to itself.
+// cleaning, so "./~" and "./C:" are refused as well: a result of Resolve,
+// escaped with EscapeName, always resolves to itself.
 //
 // Resolve does not touch the file system. Symbolic links are the file
 // system's business: a RootFs refuses those that leave the root, and
@@ -69,14 +74,21 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 		return "", s.refuse(p, Tilde, msgTilde, "", "")
 	}
 
+	// Every backslash left starts an escape (see EscapeName); the checks
+	// below see the names it stands for.
+	dec, bad := unescape(p)
+	if bad != "" {
+		return "", s.refuse(p, Control, msgBadEscape, bad, "")
+	}
+
 	var rel string
 	if p[0] == '/' {
 		var ok bool
-		if rel, ok = s.hostRel(path.Clean(p)); !ok {
+		if rel, ok = s.hostRel(path.Clean(dec)); !ok {
 			return "", s.refuse(p, Escapes, msgAbsolute, "", "")
 		}
 	} else {
-		rel = path.Clean(p)
+		rel = path.Clean(dec)
 		if escapes(rel) {
 			return "", s.refuse(p, Escapes, msgDotDot, insideHint(rel), "")
 		}

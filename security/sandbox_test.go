@@ -437,7 +437,9 @@ func TestQuoteShortensLongPaths(t *testing.T) {
 		{name: "a longer path keeps its head and tail", in: strings.Repeat("h", 30) + strings.Repeat("t", 30),
 			want: `"` + strings.Repeat("h", 20) + "…" + strings.Repeat("t", 19) + `"`},
 		{name: "multibyte runes are never cut", in: strings.Repeat("日", 50), want: `"` + strings.Repeat("日", 20) + "…" + strings.Repeat("日", 19) + `"`},
-		{name: "control characters are escaped", in: "a\x00\n", want: `"a\x00\n"`},
+		{name: "control characters are escaped", in: "a\x00\n", want: `"a\u{0}\u{A}"`},
+		{name: "a backslash in a name is escaped", in: `a\b`, want: `"a\u{5C}b"`},
+		{name: "invalid bytes and bidi overrides are escaped", in: "a\xff\u202e", want: `"a\x{FF}\u{202E}"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
