@@ -182,9 +182,10 @@ func (s *Sandbox) Allowed() []string {
 	return []string{"."}
 }
 
-// OpenRead opens p for reading without ever blocking. p is normally a
-// Resolve result; OpenRead resolves it again, so a raw path is checked as
-// well.
+// OpenRead opens p for reading without ever blocking. p is a path as a
+// model sends it or, normally, a Resolve result escaped with EscapeName
+// (whose names may hold any character); OpenRead resolves it again, so a
+// raw path is checked as well.
 //
 // It opens with O_NONBLOCK, then checks the mode of the opened file (never
 // stat-then-open, which would race): it refuses named pipes, sockets,
@@ -224,7 +225,8 @@ func (s *Sandbox) OpenRead(p string, wantDir bool) (afero.File, fs.FileInfo, err
 // OpenWrite opens p for writing with flag (which must include os.O_WRONLY
 // or os.O_RDWR, and may include os.O_CREATE, os.O_EXCL, os.O_TRUNC or
 // os.O_APPEND) and perm, without ever blocking. p is resolved like in
-// OpenRead.
+// OpenRead (so that it may name a file whose name holds escapes, but it
+// does not refuse new such names as ResolveNew does).
 //
 // It opens with O_NONBLOCK, so a named pipe without a reader fails at once
 // instead of waiting, then checks the opened file's mode and refuses

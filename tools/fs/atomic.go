@@ -44,7 +44,7 @@ func (t *toolset) writeAtomic(ctx context.Context, rel string, r io.Reader, perm
 	var err error
 	for range 8 {
 		tmp = joinRel(dir, tempName())
-		f, err = t.sb.OpenWrite(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		f, err = t.sb.OpenWrite(pathArg(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}

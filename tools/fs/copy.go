@@ -204,7 +204,7 @@ func (t *toolset) partialCopy(dst string, done, total int, err error) error {
 
 // copyOne copies the file src to dst atomically with mode perm.
 func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode) error {
-	f, _, err := t.sb.OpenRead(src, false)
+	f, _, err := t.sb.OpenRead(pathArg(src), false)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"strings"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -36,11 +35,20 @@ type DeleteFileResult struct {
 // paths that would be deleted.
 func (r DeleteFileResult) Content() []server.Content {
 	s := r.summary
-	if len(r.Paths) > 0 {
-		s += "\n" + strings.Join(r.Paths, "\n")
+	marked := false
+	for _, p := range r.Paths {
+		shown, escaped := displayName(p)
+		s += "\n" + shown
+		if escaped {
+			s += escapedMark
+			marked = true
+		}
 	}
 	if r.Note != "" {
 		s += "\n" + r.Note
+	}
+	if marked {
+		s += "\n" + escapedNote
 	}
 	return []server.Content{server.TextContent(s)}
 }
@@ -64,7 +72,7 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 		return DeleteFileResult{}, err
 	}
 	if rel == "." {
-		return DeleteFileResult{}, fmt.Errorf("%s is the root directory, which delete_file never deletes; name a path inside it", quote(in.Path))
+		return DeleteFileResult{}, fmt.Errorf("%s is the root directory, which delete_file never deletes; name a path inside it", quoteText(in.Path))
 	}
 	fsys := t.sb.Fs()
 	fi, err := lstat(fsys, rel)

@@ -43,6 +43,7 @@ func unifiedDiff(name, oldText, newText string) string {
 	a, b := splitLines(oldText), splitLines(newText)
 	ops := diffLines(a, b)
 	var sb strings.Builder
+	name, _ = displayName(name)
 	sb.WriteString("--- a/")
 	sb.WriteString(name)
 	sb.WriteString("\n+++ b/")

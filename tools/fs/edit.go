@@ -187,7 +187,7 @@ func (r *EditFileResult) cutDiff(diff string, limit int) {
 // readText returns the whole text of the regular file rel for tool, which
 // changes it: refusing binary files and files larger than the read limit.
 func (t *toolset) readText(rel, tool string) (string, error) {
-	f, fi, err := t.sb.OpenRead(rel, false)
+	f, fi, err := t.sb.OpenRead(pathArg(rel), false)
 	if err != nil {
 		return "", err
 	}

@@ -68,7 +68,7 @@ type globError struct {
 }
 
 func (e *globError) Error() string {
-	return fmt.Sprintf("the pattern %s is malformed: %s", quote(e.pattern), e.msg)
+	return fmt.Sprintf("the pattern %s is malformed: %s", quoteText(e.pattern), e.msg)
 }
 
 // badPattern returns a globError for the pattern p: subject, at the byte

@@ -60,12 +60,19 @@ type GrepResult struct {
 // Content returns the matches as path:line:text lines, then a summary.
 func (r GrepResult) Content() []server.Content {
 	var sb strings.Builder
+	marked := false
 	for _, m := range r.Matches {
-		sb.WriteString(m.Path)
+		name, escName := displayName(m.Path)
+		text, escText := displayText(m.Text)
+		sb.WriteString(name)
 		sb.WriteByte(':')
 		sb.WriteString(strconv.Itoa(m.Line))
 		sb.WriteByte(':')
-		sb.WriteString(m.Text)
+		sb.WriteString(text)
+		if escName || escText {
+			sb.WriteString(escapedMark)
+			marked = true
+		}
 		sb.WriteByte('\n')
 	}
 	if len(r.Matches) == 0 {
@@ -76,6 +83,9 @@ func (r GrepResult) Content() []server.Content {
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note + "\n")
+	}
+	if marked {
+		sb.WriteString(escapedNote + "\n")
 	}
 	return []server.Content{server.TextContent(sb.String())}
 }
@@ -119,10 +129,10 @@ func grepMatcher(in GrepArgs) (lineMatcher, []byte, error) {
 	if err != nil {
 		what := err.Error()
 		if se, ok := errors.AsType[*syntax.Error](err); ok {
-			what = fmt.Sprintf("%s in %s", se.Code, quote(se.Expr))
+			what = fmt.Sprintf("%s in %s", se.Code, quoteText(se.Expr))
 		}
 		return nil, nil, fmt.Errorf("query %s is not a valid regular expression: %s; fix it (RE2 syntax), or leave regex out to search for the text as it is",
-			quote(in.Query), what)
+			quoteText(in.Query), what)
 	}
 	var must []byte
 	if prefix, _ := re.LiteralPrefix(); prefix != "" {
@@ -246,7 +256,7 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 		return err
 	}
 	res := g.res
-	f, fi, err := g.t.sb.OpenRead(rel, false)
+	f, fi, err := g.t.sb.OpenRead(pathArg(rel), false)
 	if err != nil {
 		g.skipped.add(rel, err)
 		return nil

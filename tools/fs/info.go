@@ -36,6 +36,7 @@ type FileInfo struct {
 	Lines       *int       `json:"lines,omitempty" description:"For a text file: its number of lines."`
 	InvalidUTF8 bool       `json:"invalid_utf8,omitempty" description:"For a text file: true when it is not valid UTF-8."`
 	Note        string     `json:"note,omitempty" description:"Why some facts are missing."`
+	Escaped     bool       `json:"escaped,omitempty" description:"True when path or link_target hold characters that the text shows as escapes (\\u{X}, \\x{XX}); structured content has them exact."`
 }
 
 func (t *toolset) addFileInfo(s *server.Server) error {
@@ -92,13 +93,14 @@ func (t *toolset) fileInfo(ctx context.Context, _ *server.Call, in GetFileInfoAr
 			return FileInfo{}, err
 		}
 	}
+	info.Escaped = needsEscape(info.Path) || needsEscape(info.LinkTarget)
 	return info, nil
 }
 
 // describeFile adds what the content of the file tells: its kind and, for
 // text within the read limit, its lines and characters.
 func (t *toolset) describeFile(info *FileInfo) error {
-	f, _, err := t.sb.OpenRead(info.Path, false)
+	f, _, err := t.sb.OpenRead(pathArg(info.Path), false)
 	if err != nil {
 		var pe *security.PathError
 		if errors.As(err, &pe) && pe.Reason == security.Permission {

@@ -50,8 +50,10 @@ type ListDirectoryResult struct {
 func (r ListDirectoryResult) Content() []server.Content {
 	var sb strings.Builder
 	sb.Grow(len(r.Entries) * 24)
+	marked := false
 	for _, e := range r.Entries {
-		sb.WriteString(e.Name)
+		name, escaped := displayName(e.Name)
+		sb.WriteString(name)
 		switch e.Type {
 		case typeDir:
 			sb.WriteByte('/')
@@ -68,6 +70,10 @@ func (r ListDirectoryResult) Content() []server.Content {
 			sb.WriteString("  ")
 			sb.WriteString(e.Modified.UTC().Format("2006-01-02 15:04:05Z"))
 		}
+		if escaped {
+			sb.WriteString(escapedMark)
+			marked = true
+		}
 		sb.WriteByte('\n')
 	}
 	if r.Total == 0 {
@@ -80,7 +86,8 @@ func (r ListDirectoryResult) Content() []server.Content {
 		if r.Other > 0 {
 			parts = append(parts, plural(r.Other, "special file (|)", "special files (|)"))
 		}
-		fmt.Fprintf(&sb, "%s: %s", r.Path, strings.Join(parts, ", "))
+		dir, _ := displayName(r.Path)
+		fmt.Fprintf(&sb, "%s: %s", dir, strings.Join(parts, ", "))
 		if r.Bytes != nil {
 			fmt.Fprintf(&sb, "; %s in files", byteSize(*r.Bytes))
 		}
@@ -89,6 +96,9 @@ func (r ListDirectoryResult) Content() []server.Content {
 	if r.Note != "" {
 		sb.WriteString(r.Note)
 		sb.WriteByte('\n')
+	}
+	if marked {
+		sb.WriteString(escapedNote + "\n")
 	}
 	return []server.Content{server.TextContent(sb.String())}
 }

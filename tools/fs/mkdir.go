@@ -69,7 +69,7 @@ func (t *toolset) addCreateDirectory(s *server.Server) error {
 }
 
 func (t *toolset) createDirectory(ctx context.Context, call *server.Call, in CreateDirectoryArgs) (CreateDirectoryResult, error) {
-	rel, err := t.sb.Resolve(in.Path)
+	rel, err := t.sb.ResolveNew(in.Path)
 	if err != nil {
 		return CreateDirectoryResult{}, err
 	}

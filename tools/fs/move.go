@@ -98,7 +98,7 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 	if src, err = t.sb.Resolve(source); err != nil {
 		return
 	}
-	if dst, err = t.sb.Resolve(destination); err != nil {
+	if dst, err = t.sb.ResolveNew(destination); err != nil {
 		return
 	}
 	fsys := t.sb.Fs()

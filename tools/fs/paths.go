@@ -16,10 +16,24 @@ import (
 // ones lose their middle.
 const maxQuotedRunes = 60
 
-// quote returns s quoted for a message, with Go escapes so that control
-// characters and invalid bytes show, and its middle replaced by "…" past
-// maxQuotedRunes runes.
+// quote returns the name or root-relative path s quoted for a message,
+// escaped by displayName, its middle replaced by "…" past maxQuotedRunes
+// runes.
 func quote(s string) string {
+	s, _ = displayName(shorten(s))
+	return `"` + s + `"`
+}
+
+// quoteText is quote for a pattern or query the model typed: escaped by
+// displayText, so that its backslashes stay as typed.
+func quoteText(s string) string {
+	s, _ = displayText(shorten(s))
+	return `"` + s + `"`
+}
+
+// shorten returns s with its middle replaced by "…" past maxQuotedRunes
+// runes.
+func shorten(s string) string {
 	if utf8.RuneCountInString(s) > maxQuotedRunes {
 		head, tail := 0, len(s)
 		for range maxQuotedRunes / 2 {
@@ -32,7 +46,7 @@ func quote(s string) string {
 		}
 		s = s[:head] + "…" + s[tail:]
 	}
-	return strconv.Quote(s)
+	return s
 }
 
 // The entry types the tools report.

@@ -132,7 +132,7 @@ func (t *toolset) addReadFile(s *server.Server) error {
 // twice what it may hold (the text, and the response it becomes), so that
 // many large reads at once wait for each other rather than add up.
 func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, lr lineRange, budget int64) (ReadFileResult, error) {
-	f, fi, err := t.sb.OpenRead(rel, false)
+	f, fi, err := t.sb.OpenRead(pathArg(rel), false)
 	if err != nil {
 		return ReadFileResult{}, err
 	}

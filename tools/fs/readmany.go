@@ -52,7 +52,11 @@ func (r ReadMultipleResult) Content() []server.Content {
 	c := make([]server.Content, 0, len(r.Files)+1)
 	for _, f := range r.Files {
 		var sb strings.Builder
-		sb.WriteString("==> " + f.Path + " <==\n")
+		if name, escaped := displayName(f.Path); escaped {
+			sb.WriteString("==> " + name + " <==" + escapedMark + "\n" + escapedNote + "\n")
+		} else {
+			sb.WriteString("==> " + f.Path + " <==\n")
+		}
 		switch {
 		case f.Error != "":
 			sb.WriteString("error: " + f.Error + "\n")

@@ -37,17 +37,26 @@ type SearchFilesResult struct {
 // Content returns the matches one a line, then a summary.
 func (r SearchFilesResult) Content() []server.Content {
 	var sb strings.Builder
+	marked := false
 	for _, m := range r.Matches {
-		sb.WriteString(m)
+		shown, escaped := displayName(m)
+		sb.WriteString(shown)
+		if escaped {
+			sb.WriteString(escapedMark)
+			marked = true
+		}
 		sb.WriteByte('\n')
 	}
 	if r.Total == 0 {
-		fmt.Fprintf(&sb, "Nothing below %s matches %s.\n", quote(r.Path), quote(r.Pattern))
+		fmt.Fprintf(&sb, "Nothing below %s matches %s.\n", quote(r.Path), quoteText(r.Pattern))
 	} else {
 		fmt.Fprintf(&sb, "%s.\n", plural(r.Total, "match", "matches"))
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note + "\n")
+	}
+	if marked {
+		sb.WriteString(escapedNote + "\n")
 	}
 	return []server.Content{server.TextContent(sb.String())}
 }

@@ -137,9 +137,14 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 		}
 	}
 	var sb strings.Builder
-	sb.WriteString(rel)
-	sb.WriteString("/\n")
-	writeTree(&sb, root, 1)
+	top, escaped := displayName(rel)
+	sb.WriteString(top)
+	sb.WriteByte('/')
+	if escaped {
+		sb.WriteString(escapedMark)
+	}
+	sb.WriteByte('\n')
+	marked := writeTree(&sb, root, 1) || escaped
 	res.Tree = sb.String()
 	if res.Truncated || hasCut(root) {
 		res.Truncated = true
@@ -147,6 +152,9 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 	}
 	if len(notes) > 0 {
 		res.Note = "Note: " + strings.Join(notes, "; ") + "."
+	}
+	if marked {
+		res.Note = strings.TrimPrefix(res.Note+"\n"+escapedNote, "\n")
 	}
 	return res, nil
 }
@@ -161,15 +169,19 @@ func (t *toolset) linkArrow(rel string) string {
 	case !inside:
 		return " -> (outside the root)"
 	}
-	return " -> " + target
+	shown, _ := displayName(target)
+	return " -> " + shown
 }
 
-// writeTree writes the children of n, indented two spaces a level.
-func writeTree(sb *strings.Builder, n *treeNode, level int) {
+// writeTree writes the children of n, indented two spaces a level, and
+// reports whether it marked an escaped name.
+func writeTree(sb *strings.Builder, n *treeNode, level int) (marked bool) {
 	indent := strings.Repeat("  ", level)
 	for _, c := range n.children {
 		sb.WriteString(indent)
-		sb.WriteString(c.name)
+		name, escaped := displayName(c.name)
+		escaped = escaped || strings.Contains(c.link, `\`) // the target, already escaped
+		sb.WriteString(name)
 		switch c.typ {
 		case typeDir:
 			sb.WriteByte('/')
@@ -185,12 +197,19 @@ func writeTree(sb *strings.Builder, n *treeNode, level int) {
 		case c.cut:
 			sb.WriteString(" …")
 		}
+		if escaped {
+			sb.WriteString(escapedMark)
+			marked = true
+		}
 		sb.WriteByte('\n')
-		writeTree(sb, c, level+1)
+		if writeTree(sb, c, level+1) {
+			marked = true
+		}
 	}
 	if n.more > 0 {
 		fmt.Fprintf(sb, "%s… %s\n", indent, plural(n.more, "more entry", "more entries"))
 	}
+	return marked
 }
 
 // hasCut reports whether any directory of the tree was left unread for

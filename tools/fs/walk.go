@@ -19,7 +19,7 @@ const dirBatch = 512
 // dirEntries returns the entries of the directory rel, sorted by name,
 // without following symbolic links.
 func (t *toolset) dirEntries(ctx context.Context, rel string) ([]fs.DirEntry, error) {
-	f, fi, err := t.sb.OpenRead(rel, true)
+	f, fi, err := t.sb.OpenRead(pathArg(rel), true)
 	if err != nil {
 		return nil, err
 	}

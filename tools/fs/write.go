@@ -61,7 +61,7 @@ func (t *toolset) addWriteFile(s *server.Server) error {
 }
 
 func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFileArgs) (WriteFileResult, error) {
-	rel, err := t.sb.Resolve(in.Path)
+	rel, err := t.sb.ResolveNew(in.Path)
 	if err != nil {
 		return WriteFileResult{}, err
 	}
