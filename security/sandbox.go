@@ -113,7 +113,7 @@ func (s *Sandbox) setAllowed(subtrees []string) {
 // whether it is usable: inside the root, without characters Resolve
 // refuses.
 func cleanSubtree(t string) (string, bool) {
-	if _, _, ok := ClassPath.Check(t); !ok {
+	if _, _, ok := ClassPath.Check(t); !ok || strings.IndexByte(t, '\\') >= 0 {
 		return "", false
 	}
 	c := path.Clean(strings.TrimLeft(t, "/"))

@@ -19,6 +19,38 @@
 // returns, the entries of a listing, the depth of a tree, the results of
 // search_files and grep.
 //
+// # Names
+//
+// Names are data, never text the model takes as structure. Every name or
+// path a tool writes into the text the model reads goes through
+// displayName, which escapes it as security.EscapeName documents: a
+// control character (C0, DEL, C1 with U+0085), a format character (Cf:
+// bidirectional marks, embeddings, overrides and isolates, zero-width
+// characters, the byte order mark, tag characters) or a line or paragraph
+// separator becomes \u{X}, X its code point in upper-case hexadecimal
+// (\u{A} for a line feed, \u{1B} for ESC, \u{202E}); a byte that is not
+// UTF-8 becomes \x{XX}; a backslash becomes \u{5C}, so that every
+// backslash shown starts an escape. This holds in list_directory,
+// directory_tree, search_files, grep (whose matched text is escaped the
+// same way, tabs and backslashes kept), the read_multiple_files headers,
+// get_file_info's text, delete_file's dry-run list, edit_file's diff
+// header and every sentence that quotes a path (quote). A line of a
+// listing that shows an escaped name (or, for grep, escaped text) ends in
+// "  [escaped]" (escapedMark), and the listing ends with a note that says
+// how to read escapes (escapedNote); get_file_info sets escaped and says
+// so in its note. Patterns and queries are quoted with quoteText, which
+// escapes the same characters but keeps backslashes as typed.
+//
+// Structured content carries the exact names (JSON cannot carry bytes
+// that are not UTF-8, which it shows as U+FFFD). To refer back, the model
+// gives the path exactly as shown: Sandbox.Resolve decodes the escapes,
+// so read_file, get_file_info, list_directory, delete_file and the
+// sources of move_file and copy_file reach the entry. Tools that create a
+// name (write_file, create_directory, the destinations of move_file and
+// copy_file) use Sandbox.ResolveNew, which refuses escaped characters in
+// names that do not exist yet. Internally, a resolved path is handed back
+// to Sandbox.OpenRead and OpenWrite escaped (pathArg).
+//
 // # Writes
 //
 // write_file, edit_file and copy_file write atomically: a temporary file
