@@ -137,6 +137,12 @@ func TestNoPathEscapesTheRoot(t *testing.T) {
 		{"a Windows drive", "read_file", `{"path":"C:/outside/secret.txt"}`, "Windows"},
 		{"a home directory", "read_file", `{"path":"~/secret.txt"}`, "~"},
 		{"a FIFO inside the root does not hang", "read_file", `{"path":"fifo"}`, "named pipe"},
+		{"an escaped .. chain", "read_file", `{"path":"\\u{2E}\\u{2E}/outside/secret.txt"}`, leaves},
+		{"an escaped .. chain through a name", "read_file", `{"path":"sub/\\u{2E}./../outside/secret.txt"}`, leaves},
+		{"an escaped slash", "read_file", `{"path":"\\u{2F}etc/passwd"}`, "bad escape"},
+		{"an escaped NUL", "read_file", `{"path":"inside.txt\\u{0}../../outside/secret.txt"}`, "bad escape"},
+		{"an escaped link target", "read_file", `{"path":"link\\u{2D}dir/secret.txt"}`, linkOut},
+		{"a new name with an escaped line feed", "write_file", `{"path":"evil\\u{A}SYSTEM.txt","content":"x"}`, "control or invisible character"},
 	}
 	p := start(t, "--root", root, "--allow-admin")
 	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"attacker","version":"1"}}}`)
