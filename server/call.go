@@ -74,7 +74,8 @@ func (c *Call) Spec() ToolSpec {
 }
 
 // Targets returns what the call works on: the values of the arguments its
-// tool names in [ToolSpec.Targets], as clean slash-separated paths.
+// tool names in [ToolSpec.Targets], as clean slash-separated paths, with
+// escapes of names (see security.EscapeName) decoded.
 func (c *Call) Targets() []string { return c.targets }
 
 // DryRun reports whether the call asks for a dry run: the argument its

@@ -127,6 +127,9 @@ func TestTargetsAreReadOnceFromTheDeclaredArguments(t *testing.T) {
 		{`{"other":"a","dry_run":true}`, "", true},
 		{`{"source":"a","dry_run":false}`, "/a", false},
 		{``, "", false},
+		{`{"source":"a\\u{41}","destination":"aA"}`, "/aA", false},
+		{`{"source":"d/\\u{2E}\\u{2E}/x","destination":"x\\u{A}y"}`, "/x,/x\ny", false},
+		{`{"source":"bad\\u{0}"}`, "/bad\\u{0}", false},
 	}
 	for _, tc := range cases {
 		c := &Call{tool: tl, args: json.RawMessage(tc.args)}
