@@ -19,13 +19,18 @@ type AllowedResult struct {
 
 // Content returns the directories one a line, then how paths work.
 func (r AllowedResult) Content() []server.Content {
-	return []server.Content{server.TextContent(strings.Join(r.Directories, "\n") + "\n" + r.Note)}
+	shown := make([]string, len(r.Directories))
+	for i, d := range r.Directories {
+		shown[i], _ = displayName(d)
+	}
+	return []server.Content{server.TextContent(strings.Join(shown, "\n") + "\n" + r.Note)}
 }
 
 // pathRules tells the model how paths work.
 const pathRules = `Paths are relative to the root and use "/" as the separator, such as "src/main.go"; "." is the root itself. ` +
 	`".." may not lead above the root, absolute paths are accepted only inside it, and "~" is not expanded. ` +
-	`Symbolic links that lead outside the root are not followed.`
+	`Symbolic links that lead outside the root are not followed. ` +
+	`A name holding characters that cannot be shown is shown with escapes, \u{X} for the character with code point X and \x{XX} for a byte; give it back exactly as shown.`
 
 func (t *toolset) addListAllowed(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{

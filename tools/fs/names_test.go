@@ -291,6 +291,13 @@ func TestHostileNamesCannotForgeLines(t *testing.T) {
 				if !strings.Contains(out, "file "+itoa(slices.Index(hostileNames, name))+"\n") {
 					t.Errorf("read_file(%q) read another file:\n%s", shown, out)
 				}
+				// The file's own text is the file's business; its note
+				// names the file and must show it escaped.
+				out = text(e.ok(t, "read_file", args(t, map[string]any{"path": shown, "head": 1})))
+				checkShown(t, "read_file's note", out)
+				if !strings.Contains(out, " of "+shown+".") {
+					t.Errorf("read_file's note does not name %q:\n%s", shown, out)
+				}
 			})
 
 			t.Run("an error sentence shows "+shown+" escaped", func(t *testing.T) {

@@ -172,7 +172,8 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 			return res, fmt.Errorf("%s grew past %s while it was being read; try again", quote(rel), byteSize(budget))
 		}
 		res.Kind, res.MIMEType, res.Data, res.Size = kind.String(), mime, data, int64(len(data))
-		res.Note = fmt.Sprintf("%s: %s, %s.", rel, mime, byteSize(res.Size))
+		shown, _ := displayName(rel)
+		res.Note = fmt.Sprintf("%s: %s, %s.", shown, mime, byteSize(res.Size))
 		return res, nil
 	}
 
@@ -487,6 +488,7 @@ func validUTF8(b []byte) (string, int) {
 // note says what tr is when it is not simply the whole file, and how to
 // read on.
 func (tr textRead) note(rel string, size int64, budget int64) string {
+	rel, _ = displayName(rel)
 	limit := byteSize(budget)
 	switch {
 	case size == 0 && tr.lines == 0:
