@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -160,6 +161,7 @@ func (t *toolset) planCopy(ctx context.Context, src string, srcInfo fs.FileInfo)
 		}
 		return nil
 	})
+	slices.Sort(plan.skipped) // the walk comes in the file system's order
 	return plan, err
 }
 

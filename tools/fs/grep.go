@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -167,7 +168,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 		limit = min(limit, in.MaxResults)
 	}
 	res := GrepResult{Path: rel, Query: in.Query, Matches: []GrepMatch{}}
-	g := &grepper{t: t, match: match, must: must, limit: limit, res: &res}
+	g := &grepper{t: t, call: call, match: match, must: must, limit: limit, res: &res}
 
 	fi, err := t.sb.Fs().Stat(rel)
 	if err != nil {
@@ -204,6 +205,9 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 			return GrepResult{}, err
 		}
 	}
+	// The walk comes in the file system's order: sort by path, keeping
+	// each file's lines in order.
+	slices.SortStableFunc(res.Matches, func(a, b GrepMatch) int { return strings.Compare(a.Path, b.Path) })
 	res.Unreadable, res.UnreadablePaths = g.skipped.n, g.skipped.first
 	res.Note = res.note(limit, byteSize(t.lim.MaxReadBytes), g.skipped.sentence())
 	return res, nil
@@ -234,6 +238,7 @@ func (r *GrepResult) note(limit int, readLimit, unreadable string) string {
 // grepper searches files for grep.
 type grepper struct {
 	t     *toolset
+	call  *server.Call // reserves the memory of buf
 	match lineMatcher
 	must  []byte
 	limit int
@@ -268,6 +273,13 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 		return nil
 	}
 	if int64(cap(g.buf)) < size+1 {
+		// The buffer grows to the largest file searched; what it grows by
+		// comes from the server's memory budget, which many greps at once
+		// share.
+		if err := g.call.Reserve(ctx, size+1-int64(cap(g.buf))); err != nil {
+			f.Close()
+			return err
+		}
 		g.buf = make([]byte, 0, size+1)
 	}
 	data, err := readInto(ctx, f, g.buf[:0], g.t.lim.MaxReadBytes)

@@ -80,11 +80,10 @@ func (t *toolset) fileInfo(ctx context.Context, _ *server.Call, in GetFileInfoAr
 			info.LinkOutside = true
 		}
 	case typeDir:
-		ents, err := t.dirEntries(ctx, rel)
+		n, err := t.countEntries(ctx, rel)
 		if err != nil {
 			return FileInfo{}, err
 		}
-		n := len(ents)
 		info.Entries = &n
 	case typeOther:
 		info.Kind = specialName(mode)

@@ -3,8 +3,10 @@ package fs
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
+	"errors"
 	"fmt"
-	"slices"
+	"io/fs"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +20,8 @@ type ListDirectoryArgs struct {
 	Path   string `json:"path" chars:"path" default:"." description:"The directory to list, relative to the root; \".\" is the root."`
 	Sizes  bool   `json:"sizes,omitempty" description:"Also give each file's size in bytes, and the total."`
 	Sort   string `json:"sort" enum:"name,size,modified" default:"name" description:"The order: name (A to Z), size (largest first) or modified (newest first)."`
-	Offset int    `json:"offset,omitempty" minimum:"0" description:"How many entries, in that order, to skip: to see the rest of a directory longer than one listing, pass the offset the previous listing's note gives."`
+	Offset int    `json:"offset,omitempty" minimum:"0" description:"How many entries, in that order, to skip. To see the rest of a directory longer than one listing, prefer the cursor the previous listing's note gives."`
+	Cursor string `json:"cursor,omitempty" maxLength:"2000" description:"Where the page starts: the cursor the previous listing's note gives, passed unchanged with the same sort."`
 }
 
 // ListEntry is one entry of a directory.
@@ -120,22 +123,31 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	if err != nil {
 		return ListDirectoryResult{}, err
 	}
-	ents, err := t.dirEntries(ctx, rel)
-	if err != nil {
-		return ListDirectoryResult{}, err
+	order := entryOrder(in.Sort)
+	var after *ListEntry // the last entry of the page before, from the cursor
+	if in.Cursor != "" {
+		if in.Offset > 0 {
+			return ListDirectoryResult{}, errors.New("give cursor or offset, not both: the cursor already says where the page starts")
+		}
+		e, ok := decodeListCursor(in.Cursor, in.Sort)
+		if !ok {
+			return ListDirectoryResult{}, fmt.Errorf("cursor %q was not given by a listing sorted by %s; pass the cursor of the previous listing's note unchanged, with the same sort", in.Cursor, in.Sort)
+		}
+		after = &e
 	}
-	res := ListDirectoryResult{Path: rel, Total: len(ents), Entries: make([]ListEntry, 0, min(len(ents), t.lim.MaxListEntries))}
+	// One pass over the directory, holding only the page: the counts of
+	// every entry, and the entries of the page by a bounded heap. A page
+	// after a cursor costs memory in proportion to the page; one after an
+	// offset, to the offset and the page.
+	page := t.lim.MaxListEntries
+	keep := newTopK(in.Offset+page, order)
+	res := ListDirectoryResult{Path: rel}
 	needInfo := in.Sizes || in.Sort != "name"
-	all := make([]ListEntry, len(ents))
 	var total int64
-	for i, d := range ents {
+	before := 0 // entries at or before the cursor
+	err = t.streamDir(ctx, rel, func(d fs.DirEntry) error {
 		e := ListEntry{Name: d.Name(), Type: entryType(d.Type())}
 		if needInfo {
-			if i%dirBatch == 0 {
-				if err := ctx.Err(); err != nil {
-					return ListDirectoryResult{}, err
-				}
-			}
 			if fi, err := d.Info(); err == nil {
 				e.Type = entryType(fi.Mode())
 				if e.Type == typeFile && (in.Sizes || in.Sort == "size") {
@@ -148,6 +160,7 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 				}
 			}
 		}
+		res.Total++
 		switch e.Type {
 		case typeFile:
 			res.Files++
@@ -161,54 +174,118 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 		default:
 			res.Other++
 		}
-		all[i] = e
+		if after != nil && order(e, *after) <= 0 {
+			before++
+			return nil
+		}
+		keep.add(e)
+		return nil
+	})
+	if err != nil {
+		return ListDirectoryResult{}, err
 	}
-	sortEntries(all, in.Sort)
+	all := keep.sorted()
+	start := before + min(in.Offset, len(all))
+	shown := all[min(in.Offset, len(all)):]
+	shown = shown[:min(len(shown), page)]
 	if !in.Sizes {
-		for i := range all {
-			all[i].Size = nil
+		for i := range shown {
+			shown[i].Size = nil
 		}
 	}
 	if in.Sizes {
 		res.Bytes = &total
 	}
-	start := min(in.Offset, len(all))
-	shown := all[start:min(len(all), start+t.lim.MaxListEntries)]
-	res.Entries = append(res.Entries, shown...)
-	if rest := len(all) - start - len(shown); rest > 0 {
+	res.Entries = append(make([]ListEntry, 0, len(shown)), shown...)
+	if rest := res.Total - start - len(shown); rest > 0 {
 		res.Truncated = true
-		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s); %d more: call list_directory again with offset=%d, or narrow with search_files.",
-			start+1, start+len(shown), len(all), in.Sort, rest, start+len(shown))
-	} else if in.Offset >= len(all) && in.Offset > 0 {
-		res.Note = fmt.Sprintf("offset %d is past the last of the %d entries; nothing more to show.", in.Offset, len(all))
+		last := shown[len(shown)-1]
+		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s); %d more: call list_directory again with cursor=%s (and the same sort), or narrow with search_files.",
+			start+1, start+len(shown), res.Total, in.Sort, rest, encodeListCursor(last, in.Sort))
+	} else if start >= res.Total && start > 0 {
+		res.Note = fmt.Sprintf("offset %d is past the last of the %d entries; nothing more to show.", in.Offset, res.Total)
 	} else if start > 0 {
-		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s), the last ones.", min(start+1, len(all)), len(all), len(all), in.Sort)
+		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s), the last ones.", min(start+1, res.Total), res.Total, res.Total, in.Sort)
 	}
 	return res, nil
 }
 
-// sortEntries orders entries by name (already the case), by size (largest
+// entryOrder returns the order of a listing: by name, by size (largest
 // first) or by modification time (newest first), ties by name.
-func sortEntries(entries []ListEntry, by string) {
+func entryOrder(by string) func(a, b ListEntry) int {
+	byName := func(a, b ListEntry) int { return strings.Compare(a.Name, b.Name) }
 	size := func(e ListEntry) int64 {
 		if e.Size == nil {
 			return -1
 		}
 		return *e.Size
 	}
+	modified := func(e ListEntry) time.Time {
+		if e.Modified == nil {
+			return time.Time{}
+		}
+		return *e.Modified
+	}
 	switch by {
 	case "size":
-		slices.SortStableFunc(entries, func(a, b ListEntry) int { return cmp.Compare(size(b), size(a)) })
+		return func(a, b ListEntry) int { return cmp.Or(cmp.Compare(size(b), size(a)), byName(a, b)) }
 	case "modified":
-		slices.SortStableFunc(entries, func(a, b ListEntry) int {
-			var ta, tb time.Time
-			if a.Modified != nil {
-				ta = *a.Modified
-			}
-			if b.Modified != nil {
-				tb = *b.Modified
-			}
-			return tb.Compare(ta)
-		})
+		return func(a, b ListEntry) int { return cmp.Or(modified(b).Compare(modified(a)), byName(a, b)) }
 	}
+	return byName
+}
+
+// encodeListCursor returns the cursor of a listing's next page: the sort
+// key of the last entry shown, opaque to the model (base64url, which the
+// ident class of the argument takes).
+func encodeListCursor(e ListEntry, by string) string {
+	key := ""
+	switch by {
+	case "size":
+		if e.Size != nil {
+			key = strconv.FormatInt(*e.Size, 10)
+		} else {
+			key = "-1"
+		}
+	case "modified":
+		if e.Modified != nil {
+			key = strconv.FormatInt(e.Modified.UnixNano(), 10)
+		}
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(by + "/" + key + "/" + e.Name))
+}
+
+// decodeListCursor reads a cursor back into the entry it stands for; a
+// name cannot hold "/", so the key and the name part cleanly.
+func decodeListCursor(c, by string) (ListEntry, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return ListEntry{}, false
+	}
+	sortBy, rest, ok1 := strings.Cut(string(b), "/")
+	key, name, ok2 := strings.Cut(rest, "/")
+	if !ok1 || !ok2 || sortBy != by || name == "" {
+		return ListEntry{}, false
+	}
+	e := ListEntry{Name: name}
+	switch by {
+	case "size":
+		n, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			return ListEntry{}, false
+		}
+		if n >= 0 {
+			e.Size = &n
+		}
+	case "modified":
+		if key != "" {
+			n, err := strconv.ParseInt(key, 10, 64)
+			if err != nil {
+				return ListEntry{}, false
+			}
+			mt := time.Unix(0, n)
+			e.Modified = &mt
+		}
+	}
+	return e, true
 }

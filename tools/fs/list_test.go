@@ -89,8 +89,16 @@ func TestListDirectoryCapsTheEntries(t *testing.T) {
 		if len(got.Entries) != 3 || got.Total != 5 || got.Files != 5 || !got.Truncated {
 			t.Errorf("got %+v", got)
 		}
-		wantContains(t, text(res), "f0\nf1\nf2\n", "Showing entries 1 to 3 of 5 (sorted by name); 2 more: call list_directory again with offset=3")
-		// The note's offset gets the rest.
+		cursor := encodeListCursor(ListEntry{Name: "f2"}, "name")
+		wantContains(t, text(res), "f0\nf1\nf2\n", "Showing entries 1 to 3 of 5 (sorted by name); 2 more: call list_directory again with cursor="+cursor+" (and the same sort)")
+		// The note's cursor gets the rest, and so does an offset.
+		res = e.ok(t, "list_directory", `{"path":"many","cursor":"`+cursor+`"}`)
+		var next ListDirectoryResult
+		structured(t, res, &next)
+		if len(next.Entries) != 2 || next.Entries[0].Name != "f3" || next.Truncated {
+			t.Errorf("after the cursor: %+v", next)
+		}
+		wantContains(t, text(res), "f3\nf4\n", "Showing entries 4 to 5 of 5 (sorted by name), the last ones.")
 		res = e.ok(t, "list_directory", `{"path":"many","offset":3}`)
 		var rest ListDirectoryResult
 		structured(t, res, &rest)

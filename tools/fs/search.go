@@ -87,6 +87,9 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	}
 	res := SearchFilesResult{Path: rel, Pattern: in.Pattern, Matches: []string{}}
 	limit := t.lim.MaxResults
+	// The walk comes in the file system's order; the first matches in
+	// sorted order are kept by a bounded heap.
+	first := newTopK(limit, strings.Compare)
 	visited := 0
 	var skipped skipList
 	err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
@@ -102,18 +105,17 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 		}
 		if g.match(sub) {
 			res.Total++
-			if len(res.Matches) < limit {
-				if d.IsDir() {
-					p += "/"
-				}
-				res.Matches = append(res.Matches, p)
+			if d.IsDir() {
+				p += "/"
 			}
+			first.add(p)
 		}
 		return nil
 	})
 	if err != nil {
 		return SearchFilesResult{}, err
 	}
+	res.Matches = append(res.Matches, first.sorted()...)
 	var notes []string
 	if res.Total > len(res.Matches) {
 		res.Truncated = true

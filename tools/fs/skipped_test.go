@@ -20,7 +20,7 @@ func skipFixture(t *testing.T, e *env) (deepDir string) {
 
 func TestGrepNamesTheEntriesItSkips(t *testing.T) {
 	e := newMemEnv(t, security.Limits{})
-	deepDir := skipFixture(t, e)
+	skipFixture(t, e)
 	res := e.ok(t, "grep", `{"query":"needle"}`)
 	var got GrepResult
 	structured(t, res, &got)
@@ -29,25 +29,25 @@ func TestGrepNamesTheEntriesItSkips(t *testing.T) {
 	if len(got.Matches) != 2 || got.Matches[0].Path != "bad\x07name.txt" || got.Matches[1].Path != "ok.txt" {
 		t.Errorf("matches = %+v", got.Matches)
 	}
-	tooDeep := deepDir[:strings.LastIndex(deepDir[:security.DefaultMaxPathBytes+1], "/")+2]
-	want := SkippedEntry{Path: tooDeep, Reason: "path_too_long"}
+	tooDeep := strings.Repeat("d/", maxWalkDepth) + "d" // the first level the walk does not enter
+	want := SkippedEntry{Path: tooDeep, Reason: "too_deep"}
 	if got.Unreadable != 1 || len(got.UnreadablePaths) != 1 || got.UnreadablePaths[0] != want {
 		t.Errorf("unreadable = %d, %+v; want 1, %+v", got.Unreadable, got.UnreadablePaths, want)
 	}
-	wantContains(t, text(res), `Skipped 1 entry that could not be read: "d/d/d/`, `d/d/d" (path too long).`)
+	wantContains(t, text(res), `Skipped 1 entry that could not be read: "d/d/d/`, `d/d/d" (too deep).`)
 }
 
 func TestSearchFilesNamesTheFoldersItSkips(t *testing.T) {
 	e := newMemEnv(t, security.Limits{})
-	deepDir := skipFixture(t, e)
+	skipFixture(t, e)
 	res := e.ok(t, "search_files", `{"pattern":"*.txt"}`)
 	var got SearchFilesResult
 	structured(t, res, &got)
-	tooDeep := deepDir[:strings.LastIndex(deepDir[:security.DefaultMaxPathBytes+1], "/")+2]
-	if got.Unreadable != 1 || len(got.UnreadablePaths) != 1 || got.UnreadablePaths[0] != (SkippedEntry{Path: tooDeep, Reason: "path_too_long"}) {
+	tooDeep := strings.Repeat("d/", maxWalkDepth) + "d"
+	if got.Unreadable != 1 || len(got.UnreadablePaths) != 1 || got.UnreadablePaths[0] != (SkippedEntry{Path: tooDeep, Reason: "too_deep"}) {
 		t.Errorf("unreadable = %d, %+v", got.Unreadable, got.UnreadablePaths)
 	}
-	wantContains(t, text(res), `Skipped 1 entry that could not be read: "d/d/d/`, `d/d/d" (path too long). What they hold was not searched.`)
+	wantContains(t, text(res), `Skipped 1 entry that could not be read: "d/d/d/`, `d/d/d" (too deep). What they hold was not searched.`)
 }
 
 func TestGrepCountsTheSkippedEntriesPastThoseItNames(t *testing.T) {

@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/stdiotools/toolserver/security"
@@ -98,7 +99,17 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 			p.n.cut = true
 			continue
 		}
-		ents, err := t.dirEntries(ctx, p.rel)
+		// The first entries by name that the limit leaves room for, read
+		// without holding the whole directory.
+		first := newTopK(limit-res.Entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+		seen := 0
+		err := t.streamDir(ctx, p.rel, func(d fs.DirEntry) error {
+			if !matchAny(exclude, joinSub(p.sub, d.Name())) {
+				seen++
+				first.add(d)
+			}
+			return nil
+		})
 		if err != nil {
 			if p.n == root || ctx.Err() != nil {
 				return DirectoryTreeResult{}, err
@@ -106,19 +117,13 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 			p.n.unread = true
 			continue
 		}
-		for _, d := range ents {
-			sub := d.Name()
-			if p.sub != "" {
-				sub = p.sub + "/" + sub
-			}
-			if matchAny(exclude, sub) {
-				continue
-			}
-			if res.Entries >= limit {
-				p.n.more++
-				res.Truncated = true
-				continue
-			}
+		kept := first.sorted()
+		if more := seen - len(kept); more > 0 {
+			p.n.more += more
+			res.Truncated = true
+		}
+		for _, d := range kept {
+			sub := joinSub(p.sub, d.Name())
 			child := &treeNode{name: d.Name(), typ: entryType(d.Type())}
 			p.n.children = append(p.n.children, child)
 			res.Entries++

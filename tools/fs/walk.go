@@ -16,22 +16,23 @@ import (
 // checked between batches.
 const dirBatch = 512
 
-// dirEntries returns the entries of the directory rel, sorted by name,
-// without following symbolic links.
-func (t *toolset) dirEntries(ctx context.Context, rel string) ([]fs.DirEntry, error) {
+// streamDir calls fn for each entry of the directory rel, in the order
+// the file system gives them, without following symbolic links. It holds
+// one batch of entries at a time, never the whole directory, so that a
+// folder of a million entries costs what a folder of a few hundred does.
+func (t *toolset) streamDir(ctx context.Context, rel string, fn func(fs.DirEntry) error) error {
 	f, fi, err := t.sb.OpenRead(pathArg(rel), true)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	if !fi.IsDir() {
-		return nil, notDirError(rel)
+		return notDirError(rel)
 	}
 	rd, hasReadDir := f.(fs.ReadDirFile)
-	var all []fs.DirEntry
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		var batch []fs.DirEntry
 		if hasReadDir {
@@ -43,16 +44,25 @@ func (t *toolset) dirEntries(ctx context.Context, rel string) ([]fs.DirEntry, er
 				batch = append(batch, fs.FileInfoToDirEntry(fi))
 			}
 		}
-		all = append(all, batch...)
+		for _, e := range batch {
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
 		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, t.sb.Explain("list", rel, err)
+			return t.sb.Explain("list", rel, err)
 		}
 	}
-	slices.SortFunc(all, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return all, nil
+}
+
+// countEntries returns how many entries the directory rel has.
+func (t *toolset) countEntries(ctx context.Context, rel string) (int, error) {
+	n := 0
+	err := t.streamDir(ctx, rel, func(fs.DirEntry) error { n++; return nil })
+	return n, err
 }
 
 // notDirError is the error for a file where a directory was wanted.
@@ -68,56 +78,117 @@ func notDirError(rel string) error {
 // fs.SkipAll ends the walk without an error.
 type walkFunc func(p, sub string, d fs.DirEntry, err error) error
 
-// walk visits everything below the directory rel, depth first, the
-// entries of each directory in name order, without following symbolic
-// links. It checks ctx before reading each directory, between batches of
-// a directory's entries and before each entry, so that a cancel stops it
-// within one entry.
+// The bounds of a walk. A walk holds, besides the one directory it reads
+// at a time, only the subdirectories it has still to enter, and their
+// paths: it enters at most maxWalkDepth levels, and keeps at most
+// maxPendingDirs directories waiting in all. Deeper directories, and
+// directories found when that many wait already, are not entered: the
+// walk function is told, with errTooDeep or errTooManyDirs, so that the
+// tool counts and names them among what it skipped.
+const (
+	maxWalkDepth   = 256
+	maxPendingDirs = 10_000
+)
+
+// The reasons a walk does not enter a directory.
+var (
+	errTooDeep     = errors.New("more than " + strconv.Itoa(maxWalkDepth) + " levels down")
+	errTooManyDirs = errors.New("more than " + strconv.Itoa(maxPendingDirs) + " directories were waiting to be searched")
+)
+
+// walk visits everything below the directory rel, depth first, without
+// following symbolic links. A directory's entries come in the order the
+// file system gives them, not sorted, since its whole list is never held;
+// its subdirectories are entered after it has been read, in name order.
+// A tool whose output needs an order sorts what it keeps. walk checks ctx
+// before each directory and each entry, so that a cancel stops it within
+// one entry.
 func (t *toolset) walk(ctx context.Context, rel string, fn walkFunc) error {
-	err := t.walkDir(ctx, rel, "", nil, fn)
+	w := &walker{t: t, ctx: ctx, fn: fn}
+	err := w.dir(rel, "", nil, 0)
 	if err == fs.SkipAll || err == fs.SkipDir {
 		return nil
 	}
 	return err
 }
 
-// walkDir walks the directory dir, which is sub below the walk's start
-// and has the entry d (nil for the start itself).
-func (t *toolset) walkDir(ctx context.Context, dir, sub string, d fs.DirEntry, fn walkFunc) error {
-	if err := ctx.Err(); err != nil {
+// walker is one walk in progress.
+type walker struct {
+	t       *toolset
+	ctx     context.Context
+	fn      walkFunc
+	pending int // directories found and not yet entered
+}
+
+// dir walks the directory dir, which is sub below the walk's start, depth
+// levels down, and has the entry d (nil for the start itself).
+func (w *walker) dir(dir, sub string, d fs.DirEntry, depth int) error {
+	if err := w.ctx.Err(); err != nil {
 		return err
 	}
-	ents, err := t.dirEntries(ctx, dir)
-	if err != nil {
-		if d == nil || ctx.Err() != nil {
+	var subdirs []fs.DirEntry
+	var stop error // what fn returned to end the walk
+	err := w.t.streamDir(w.ctx, dir, func(e fs.DirEntry) error {
+		if err := w.ctx.Err(); err != nil {
 			return err
 		}
-		if err := fn(dir, sub, d, err); err != fs.SkipDir {
+		p, s := joinRel(dir, e.Name()), joinSub(sub, e.Name())
+		if err := w.fn(p, s, e, nil); err != nil {
+			if err == fs.SkipDir && e.IsDir() {
+				return nil
+			}
+			stop = err
+			return err
+		}
+		if !e.IsDir() {
+			return nil
+		}
+		var why error
+		switch {
+		case depth+1 > maxWalkDepth:
+			why = errTooDeep
+		case w.pending >= maxPendingDirs:
+			why = errTooManyDirs
+		default:
+			subdirs = append(subdirs, e)
+			w.pending++
+			return nil
+		}
+		if err := w.fn(p, s, e, why); err != nil && err != fs.SkipDir {
+			stop = err
+			return err
+		}
+		return nil
+	})
+	switch {
+	case stop != nil:
+		return stop
+	case err != nil && (d == nil || w.ctx.Err() != nil):
+		return err
+	case err != nil:
+		if err := w.fn(dir, sub, d, err); err != fs.SkipDir {
 			return err
 		}
 		return nil
 	}
-	for _, e := range ents {
-		if err := ctx.Err(); err != nil {
+	slices.SortFunc(subdirs, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for i, e := range subdirs {
+		w.pending--
+		subdirs[i] = nil
+		if err := w.dir(joinRel(dir, e.Name()), joinSub(sub, e.Name()), e, depth+1); err != nil {
+			w.pending -= len(subdirs) - i - 1
 			return err
-		}
-		p, s := joinRel(dir, e.Name()), e.Name()
-		if sub != "" {
-			s = sub + "/" + s
-		}
-		if err := fn(p, s, e, nil); err != nil {
-			if err == fs.SkipDir && e.IsDir() {
-				continue
-			}
-			return err
-		}
-		if e.IsDir() {
-			if err := t.walkDir(ctx, p, s, e, fn); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
+}
+
+// joinSub joins a name to a path relative to the walk's start.
+func joinSub(sub, name string) string {
+	if sub == "" {
+		return name
+	}
+	return sub + "/" + name
 }
 
 // maxSkippedNamed is how many skipped entries a result names; the rest
@@ -128,7 +199,7 @@ const maxSkippedNamed = 10
 // or its path could not be used, and why.
 type SkippedEntry struct {
 	Path   string `json:"path" description:"The entry, relative to the root."`
-	Reason string `json:"reason" description:"Why, such as path_too_long (deeper than the path limit), control_character (a name the path tools refuse) or permission_denied."`
+	Reason string `json:"reason" description:"Why, such as path_too_long (deeper than the path limit), too_deep (more levels down than a search goes), too_many_directories (more directories waiting than a search holds), name_too_long or permission_denied."`
 }
 
 // skipList counts the entries a search skipped and keeps the first
@@ -148,6 +219,12 @@ func (s *skipList) add(p string, err error) {
 
 // skipReason names why err made an entry be skipped.
 func skipReason(err error) string {
+	switch err {
+	case errTooDeep:
+		return "too_deep"
+	case errTooManyDirs:
+		return "too_many_directories"
+	}
 	if pe, ok := errors.AsType[*security.PathError](err); ok {
 		return pe.Reason.String()
 	}
