@@ -58,6 +58,16 @@ const (
 	// RootItself is an operation that would remove, move or replace the
 	// root itself.
 	RootItself
+	// InvisibleName is a new name with a default-ignorable, format,
+	// noncharacter, private-use or filler code point (see
+	// Sandbox.CheckNewName).
+	InvisibleName
+	// NotNormalized is a new name that is not in Unicode Normalization
+	// Form C.
+	NotNormalized
+	// Confusable is a new name that differs from an existing name in the
+	// same directory only in case or Unicode normalization.
+	Confusable
 )
 
 // reasonNames are the String forms of the reasons, indexed by Reason.
@@ -84,6 +94,10 @@ var reasonNames = [...]string{
 	ReadOnly:     "read_only",
 	NoSpace:      "no_space",
 	RootItself:   "root_itself",
+
+	InvisibleName: "invisible_character_in_name",
+	NotNormalized: "name_not_nfc",
+	Confusable:    "confusable_name",
 }
 
 // String returns the reason's name in snake case, such as "escapes_root".

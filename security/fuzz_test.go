@@ -235,6 +235,9 @@ var (
 	resolveReasons = []security.Reason{security.Empty, security.Control, security.Backslash, security.WindowsPath,
 		security.Tilde, security.Escapes, security.TooLong, security.NameTooLong, security.NotAllowed}
 	openReasons = []security.Reason{security.NotExist, security.NotDir, security.TooManyLinks, security.LinkOutside}
+	// nameReasons are the refusals of a new name (Sandbox.CheckNewName),
+	// which OpenWrite can meet when it creates the file.
+	nameReasons = []security.Reason{security.InvisibleName, security.NotNormalized, security.Confusable}
 )
 
 // The subtrees the narrow sandbox allows.
@@ -527,7 +530,8 @@ func (tr *fuzzTree) checkWrites(t *testing.T, s *security.Sandbox, p, rel string
 		tr.checkIdentity(t, "OpenWrite", p, rel, fi)
 	} else if pe, ok := errors.AsType[*security.PathError](err); !ok {
 		t.Fatalf("OpenWrite(%q) error %T is not a *PathError", p, err)
-	} else if !slices.Contains(resolveReasons, pe.Reason) && !slices.Contains(openReasons, pe.Reason) && pe.Reason != security.IsDir {
+	} else if !slices.Contains(resolveReasons, pe.Reason) && !slices.Contains(openReasons, pe.Reason) &&
+		!slices.Contains(nameReasons, pe.Reason) && pe.Reason != security.IsDir {
 		t.Fatalf("OpenWrite(%q) failed for %v: %v", p, pe.Reason, err)
 	}
 

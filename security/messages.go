@@ -44,6 +44,9 @@ const (
 	msgFsTooLong
 	msgRootItself
 	msgBadEscape
+	msgNameInvisible
+	msgNameNotNFC
+	msgNameConfusable
 )
 
 // catalog holds every sentence in English and Chinese. In the templates,
@@ -146,6 +149,15 @@ var catalog = [...]struct{ en, zh string }{
 	msgBadEscape: {
 		`path {path} has the bad escape {1}; write a name as listings show it`,
 		`路径 {path} 含有无效的转义 {1}；请按列表中显示的样子书写名字`},
+	msgNameInvisible: {
+		`cannot create {path}: its name has {1} at position {2}, not allowed in new names; remove it`,
+		`无法创建 {path}：其名字的第 {2} 个字符是{1}，新名字中不允许使用；请删除它`},
+	msgNameNotNFC: {
+		`cannot create {path}: its name is not Unicode NFC and may look like another; use {1}`,
+		`无法创建 {path}：其名字不是 Unicode NFC 形式，可能与别的名字看起来相同；请使用 {1}`},
+	msgNameConfusable: {
+		`cannot create {path}: the existing {1} differs only in case or Unicode form; use {1}`,
+		`无法创建 {path}：已有的 {1} 与它只在大小写或 Unicode 形式上不同；请使用 {1}`},
 }
 
 // Kinds of special file, the first argument of msgSpecialRead and
@@ -170,6 +182,33 @@ func kindName(lang i18n.Lang, kind string) string {
 	return i18n.Pick(lang, "a special file", "特殊文件")
 }
 
+// nameRunePhrase turns the argument of msgNameInvisible, "U+XXXX", listSep
+// and a key of nameClassKeys, into words: "U+200D, a default-ignorable
+// character,".
+func nameRunePhrase(lang i18n.Lang, arg string) string {
+	cp, key, _ := strings.Cut(arg, listSep)
+	var en, zh string
+	switch key {
+	case "tag":
+		en, zh = "a tag character", "标签字符"
+	case "variation_selector":
+		en, zh = "a variation selector", "变体选择符"
+	case "filler":
+		en, zh = "a filler character", "填充字符"
+	case "default_ignorable":
+		en, zh = "a default-ignorable (invisible) character", "默认可忽略（不可见）字符"
+	case "format":
+		en, zh = "a format character (Cf)", "格式字符（Cf）"
+	case "noncharacter":
+		en, zh = "a noncharacter", "非字符"
+	case "private_use":
+		en, zh = "a private-use character", "私用字符"
+	default:
+		return cp
+	}
+	return i18n.Pick(lang, cp+", "+en+",", " "+cp+"（"+zh+"）")
+}
+
 // listSep separates the subtrees in the argument of msgNotAllowed.
 const listSep = "\x00"
 
@@ -186,8 +225,10 @@ func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
 		a1 = quoteList(lang, strings.Split(a1, listSep))
 	case msgBackslash:
 		a1 = quoteTyped(a1)
-	case msgDotDot, msgLinkOutside, msgLinkAbsolute, msgLinkTarget:
+	case msgDotDot, msgLinkOutside, msgLinkAbsolute, msgLinkTarget, msgNameNotNFC, msgNameConfusable:
 		a1 = quote(a1)
+	case msgNameInvisible:
+		a1 = nameRunePhrase(lang, a1)
 	case msgBadEscape:
 		a1 = `"` + a1 + `"` // an escape, or a backslash: ASCII that shows
 	}

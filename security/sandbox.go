@@ -52,8 +52,12 @@ type SandboxOptions struct {
 // NewSandbox returns a sandbox over fsys, which is a *RootFs in production
 // and may be afero.NewMemMapFs() in tests. The sandbox starts with the
 // whole root allowed.
+//
+// Fs returns fsys wrapped so that every name it creates follows the rule
+// for new names (see CheckNewName).
 func NewSandbox(fsys afero.Fs, opts SandboxOptions) *Sandbox {
-	s := &Sandbox{fs: fsys, limits: opts.Limits.WithDefaults(), lang: opts.Lang}
+	s := &Sandbox{limits: opts.Limits.WithDefaults(), lang: opts.Lang}
+	s.fs = &guardFs{Fs: fsys, s: s}
 	if h := opts.HostRoot; h != "" {
 		if abs, err := filepath.Abs(h); err == nil {
 			s.hostRoot = filepath.ToSlash(abs)
@@ -62,7 +66,12 @@ func NewSandbox(fsys afero.Fs, opts SandboxOptions) *Sandbox {
 	return s
 }
 
-// Fs returns the file system. Names given to it must be Resolve results.
+// Fs returns the file system given to NewSandbox, wrapped so that every
+// name it creates (OpenFile with os.O_CREATE, Mkdir, MkdirAll, Rename,
+// SymlinkIfPossible) follows the rule for new names (see CheckNewName);
+// names that exist already pass through unchecked. The wrapper implements
+// afero.Lstater, afero.LinkReader and afero.Linker. Names given to it must
+// be Resolve results.
 func (s *Sandbox) Fs() afero.Fs { return s.fs }
 
 // Limits returns the limits, defaults filled in.
