@@ -1,8 +1,12 @@
 package security
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/stdiotools/toolserver/i18n"
 )
@@ -225,22 +229,50 @@ func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
 		a1 = quoteList(lang, strings.Split(a1, listSep))
 	case msgBackslash:
 		a1 = quoteTyped(a1)
-	case msgDotDot, msgLinkOutside, msgLinkAbsolute, msgLinkTarget, msgNameNotNFC, msgNameConfusable:
+	case msgDotDot, msgLinkOutside, msgLinkAbsolute, msgLinkTarget:
 		a1 = quote(a1)
+	case msgNameNotNFC, msgNameConfusable:
+		a1 = quoteName(a1)
 	case msgNameInvisible:
 		a1 = nameRunePhrase(lang, a1)
 	case msgBadEscape:
 		a1 = `"` + a1 + `"` // an escape, or a backslash: ASCII that shows
 	}
 	// A path refused by Resolve is shown as the model typed it, its
-	// escapes as they are; any other is a real name, escaped.
-	if op == "resolve" {
+	// escapes as they are; a new name refused for how it looks, with what
+	// makes it look so escaped; any other is a real name, escaped.
+	switch {
+	case op == "resolve":
 		path = quoteTyped(path)
-	} else {
+	case m == msgNameInvisible || m == msgNameNotNFC || m == msgNameConfusable:
+		path = quoteName(path)
+	default:
 		path = quote(path)
 	}
 	// One pass, so that braces in the inserted names (escapes) stay.
 	return strings.NewReplacer("{path}", path, "{op}", op, "{1}", a1, "{2}", a2).Replace(text)
+}
+
+// quoteName is quote for the messages about new names, which must show
+// what makes a name look like another: it also escapes, as \uXXXX or
+// \UXXXXXXXX, every code point a new name may not contain (strconv.Quote
+// leaves the printable ones, such as U+034F or U+FE0F, as they are) and,
+// in a path that is not in NFC, every combining mark, so that "cafe\u0301"
+// does not show as "café".
+func quoteName(p string) string {
+	q := quote(p)
+	marks := !norm.NFC.IsNormalString(p)
+	var b strings.Builder
+	b.Grow(len(q))
+	for _, r := range q {
+		switch {
+		case refusedIn(r) == nameOK && !(marks && unicode.In(r, unicode.Mn, unicode.Me)):
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, `\u{%X}`, r) // the escape of EscapeName, which Resolve decodes
+		}
+	}
+	return b.String()
 }
 
 // quoteList quotes up to three names and joins them with "or".

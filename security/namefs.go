@@ -31,6 +31,11 @@ var (
 	_ afero.Symlinker = (*guardFs)(nil)
 )
 
+// Unwrap returns the file system below, for what only removes or reads
+// and so needs no rule for new names: delete_file's walk by descriptor
+// (RootFs.WalkTree and RemoveTree), for one.
+func (g *guardFs) Unwrap() afero.Fs { return g.Fs }
+
 // newName returns the clean root-relative form of name, as RootFs would
 // take it, and whether the rule applies to it: it is not the root and it
 // does not exist yet. A name whose lookup fails for any reason counts as

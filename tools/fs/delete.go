@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/spf13/afero"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -109,7 +110,7 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 				res.Bytes += size()
 			}
 		}
-		if tf, ok := fsys.(treeFs); ok {
+		if tf, ok := asTreeFs(fsys); ok {
 			// By descriptor: a tree deeper than the path limit is
 			// counted, and then deleted, whole.
 			err = tf.WalkTree(ctx, rel, func(e security.TreeEntry) error {
@@ -161,7 +162,7 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 	if err := confirm(ctx, call, "Delete "+what+". This cannot be undone."); err != nil {
 		return DeleteFileResult{}, err
 	}
-	switch tf, ok := fsys.(treeFs); {
+	switch tf, ok := asTreeFs(fsys); {
 	case !fi.IsDir() || res.Files+res.Dirs == 1:
 		err = fsys.Remove(rel)
 	case ok:
@@ -191,6 +192,16 @@ func contents(r DeleteFileResult) string {
 type treeFs interface {
 	WalkTree(ctx context.Context, name string, fn func(security.TreeEntry) error) error
 	RemoveTree(ctx context.Context, name string) error
+}
+
+// asTreeFs returns fsys, or the file system it wraps (the sandbox's guard
+// of new names, which deleting needs not), as a treeFs if it is one.
+func asTreeFs(fsys afero.Fs) (treeFs, bool) {
+	if u, ok := fsys.(interface{ Unwrap() afero.Fs }); ok {
+		fsys = u.Unwrap()
+	}
+	tf, ok := fsys.(treeFs)
+	return tf, ok
 }
 
 // firstPaths keeps the first paths in sorted order of those added, up to
