@@ -25,6 +25,24 @@
 // and refuse anything but regular files (and, when asked, directories)
 // after looking at the opened file.
 //
+// # New names
+//
+// A name the sandbox creates (Fs's OpenFile with os.O_CREATE, Mkdir,
+// MkdirAll, Rename and SymlinkIfPossible, and so OpenWrite and every tool)
+// follows one rule, taken from Unicode's data (Go's unicode tables and
+// golang.org/x/text): it is refused when it contains a default-ignorable
+// code point (Default_Ignorable_Code_Point, derived as Unicode derives
+// it; this covers the zero-width joiners, variation selectors and tag
+// characters), another format character (Cf), a noncharacter, a
+// private-use character or a filler (Reason InvisibleName); when it is not
+// in Normalization Form C (NotNormalized, and the sentence gives the NFC
+// form); or when it equals the name of an entry in the same directory
+// under canonical caseless matching while differing from it (Confusable,
+// and the sentence names that entry). A name that exists already is never
+// refused, so entries someone else made stay readable, listable, writable,
+// movable and deletable. Sandbox.CheckNewName applies the rule without
+// creating anything.
+//
 // Every refusal or failure reaches the model as a *PathError: one
 // sentence, in the sandbox's language, naming the path relative to the
 // root and never the host path, and saying how to fix it. Sandbox.Explain
