@@ -240,8 +240,10 @@ func (s *Sandbox) OpenRead(p string, wantDir bool) (afero.File, fs.FileInfo, err
 // It opens with O_NONBLOCK, so a named pipe without a reader fails at once
 // instead of waiting, then checks the opened file's mode and refuses
 // anything but a regular file: directories (Reason IsDir) and special
-// files (Reason Special). On success the caller must close the file.
-// Every error is a *PathError.
+// files (Reason Special). With os.O_CREATE, a name that does not exist yet
+// must follow the rule for new names (see CheckNewName; Reasons
+// InvisibleName, NotNormalized and Confusable). On success the caller
+// must close the file. Every error is a *PathError.
 func (s *Sandbox) OpenWrite(p string, flag int, perm fs.FileMode) (afero.File, error) {
 	rel, err := s.Resolve(p)
 	if err != nil {
