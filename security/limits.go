@@ -16,6 +16,8 @@ const (
 	// DefaultMaxNameBytes is the default of Limits.MaxNameBytes, Linux's
 	// NAME_MAX.
 	DefaultMaxNameBytes = 255
+	// DefaultMaxWriteBytes is the default of Limits.MaxWriteBytes, 256 MiB.
+	DefaultMaxWriteBytes = 256 << 20
 )
 
 // Limits bound what one call may cost. Zero fields mean the defaults.
@@ -26,6 +28,11 @@ type Limits struct {
 	MaxResults     int   // search and grep results; default 1000
 	MaxPathBytes   int   // bytes in a path; default 4096
 	MaxNameBytes   int   // bytes in one path element; default 255
+	// MaxWriteBytes bounds the bytes one call writes: a file written or
+	// edited, one file copied or moved across file systems (its logical
+	// size, holes included), a directory copied (all its files together).
+	// Default 256 MiB.
+	MaxWriteBytes int64
 }
 
 // WithDefaults returns l with every zero or negative field replaced by its
@@ -48,6 +55,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxNameBytes <= 0 {
 		l.MaxNameBytes = DefaultMaxNameBytes
+	}
+	if l.MaxWriteBytes <= 0 {
+		l.MaxWriteBytes = DefaultMaxWriteBytes
 	}
 	return l
 }

@@ -31,14 +31,43 @@ func tempName() string {
 	return tempPrefix + hex.EncodeToString(b[:]) + tempSuffix
 }
 
-// writeAtomic replaces the file rel, or creates it, with what r holds. It
-// writes a temporary file in the same directory, syncs and closes it, sets
-// its mode to perm and renames it over rel, so that a reader sees either
-// the old file or the new one, never a mix, and a crash leaves at worst a
-// stray temporary file. On failure the temporary file is removed and rel
-// is as it was. It returns the number of bytes written.
-func (t *toolset) writeAtomic(ctx context.Context, rel string, r io.Reader, perm fs.FileMode) (int64, error) {
+// unnamedCreator is a file system that can create a file without a name
+// and link it into place when it is complete: *security.RootFs on Linux.
+type unnamedCreator interface {
+	CreateUnnamed(dir string, perm fs.FileMode) (*security.UnnamedFile, error)
+}
+
+// fillFunc writes the content of a new file into f and returns how many
+// bytes it wrote.
+type fillFunc func(f afero.File) (int64, error)
+
+// fromReader is the fillFunc that copies r, stopping when ctx is done.
+func fromReader(ctx context.Context, r io.Reader) fillFunc {
+	return func(f afero.File) (int64, error) { return io.Copy(f, ctxReader{ctx, r}) }
+}
+
+// writeAtomic replaces the file rel, or creates it, with what fill writes,
+// so that a reader sees either the old file or the new one, never a mix,
+// and a killed server leaves nothing behind. On failure rel is as it was.
+// It returns the number of bytes written.
+//
+// Where the file system can (Linux, through /proc), the new file is
+// created without a name (O_TMPFILE) in rel's directory, filled, synced,
+// given its mode, then linked under a temporary name and renamed over
+// rel: if the process dies before that, the kernel frees the file. Only a
+// kill in the instant between the link and the rename leaves a temporary
+// file. Elsewhere the file is written as a temporary file in the same
+// directory and renamed over rel; a crash then leaves that temporary file.
+// Either way the temporary name is tempPrefix, random hex digits and
+// tempSuffix.
+func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode, fill fillFunc) (int64, error) {
 	dir := path.Dir(rel)
+	if uc, ok := t.sb.Fs().(unnamedCreator); ok {
+		if u, err := uc.CreateUnnamed(dir, perm); err == nil {
+			return t.writeUnnamed(ctx, rel, u, perm, fill)
+		}
+		// Unsupported here, or failing: the named way below says why.
+	}
 	var f afero.File
 	var tmp string
 	var err error
@@ -53,7 +82,7 @@ func (t *toolset) writeAtomic(ctx context.Context, rel string, r io.Reader, perm
 		return 0, t.explainWrite(rel, err)
 	}
 	fsys := t.sb.Fs()
-	n, err := io.Copy(f, ctxReader{ctx, r})
+	n, err := fill(f)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -68,12 +97,42 @@ func (t *toolset) writeAtomic(ctx context.Context, rel string, r io.Reader, perm
 	}
 	if err != nil {
 		_ = fsys.Remove(tmp)
-		if ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
-		return 0, t.explainWrite(rel, err)
+		return 0, t.failWrite(ctx, rel, err)
 	}
 	return n, nil
+}
+
+// writeUnnamed is writeAtomic with the unnamed file u in rel's directory.
+func (t *toolset) writeUnnamed(ctx context.Context, rel string, u *security.UnnamedFile, perm fs.FileMode, fill fillFunc) (int64, error) {
+	n, err := fill(u)
+	if err == nil {
+		err = u.Sync()
+	}
+	if err == nil {
+		err = u.Chmod(perm) // CreateUnnamed's perm went through the umask
+	}
+	if err == nil {
+		err = u.Link(tempName(), path.Base(rel))
+	}
+	if cerr := u.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, t.failWrite(ctx, rel, err)
+	}
+	return n, nil
+}
+
+// failWrite is the error of a write of rel that failed with err: the
+// context's error if it is done, errChanged as it is, or err explained.
+func (t *toolset) failWrite(ctx context.Context, rel string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, errChanged):
+		return errChanged
+	}
+	return t.explainWrite(rel, err)
 }
 
 // explainWrite explains a failure to write rel, naming rel rather than the

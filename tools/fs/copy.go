@@ -2,17 +2,15 @@ package fs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
 
+	"github.com/spf13/afero"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
-
-// maxCopyBytesFactor bounds the bytes one copy_file call copies, as a
-// multiple of the read limit.
-const maxCopyBytesFactor = 64
 
 // CopyFileArgs are the arguments of copy_file.
 type CopyFileArgs struct {
@@ -48,8 +46,8 @@ func (t *toolset) addCopyFile(s *server.Server) error {
 		Title: "Copy a file or directory",
 		Description: fmt.Sprintf("Copies a file, or a directory with everything in it, to a new path within the root. Each file is written atomically and keeps its permissions. "+
 			"destination is the full path of the copy; its directory must exist. An existing destination is an error unless overwrite is true, which replaces a file (never a directory). "+
-			"A directory copy takes at most %d entries and %s; symbolic links and special files inside it are skipped and listed. "+
-			"dry_run reports what would be copied.", t.lim.MaxResults, byteSize(maxCopyBytesFactor*t.lim.MaxReadBytes)),
+			"One call copies at most %s (a file's full size, though holes in sparse files are kept as holes) and, for a directory, %d entries; symbolic links and special files inside a directory are skipped and listed. "+
+			"dry_run reports what would be copied.", byteSize(t.lim.MaxWriteBytes), t.lim.MaxResults),
 		Level:       security.Write,
 		Targets:     []string{"source", "destination"},
 		DryRun:      "dry_run",
@@ -62,7 +60,8 @@ type copyPlan struct {
 	dirs    []planEntry // parents before children, the top one first
 	files   []planEntry
 	skipped []string
-	bytes   int64
+	bytes   int64 // the files' sizes, holes included
+	alloc   int64 // the disk they occupy, holes left out
 }
 
 // planEntry is one entry to copy: its path below the source and its mode.
@@ -92,6 +91,10 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 	case srcInfo.Mode().IsRegular():
 		res.Type, res.Files, res.Bytes = typeFile, 1, srcInfo.Size()
 		plan.files = []planEntry{{"", srcInfo.Mode().Perm(), srcInfo.Size()}}
+		plan.bytes, plan.alloc = srcInfo.Size(), allocated(srcInfo)
+		if err := t.checkCap(quote(src), plan.bytes, "nothing was copied"); err != nil {
+			return CopyFileResult{}, err
+		}
 	case srcInfo.IsDir():
 		res.Type = typeDir
 		if plan, err = t.planCopy(ctx, src, srcInfo); err != nil {
@@ -100,6 +103,9 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 		res.Files, res.Dirs, res.Bytes, res.Skipped = len(plan.files), len(plan.dirs), plan.bytes, plan.skipped
 	default:
 		return CopyFileResult{}, fmt.Errorf("%s is %s; only files and directories can be copied", quote(src), otherKind(srcInfo.Mode()))
+	}
+	if err := t.checkSpace(dst, plan.alloc, "nothing was copied"); err != nil {
+		return CopyFileResult{}, err
 	}
 
 	action := describeEntry(src, srcInfo)
@@ -131,7 +137,7 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 // limits.
 func (t *toolset) planCopy(ctx context.Context, src string, srcInfo fs.FileInfo) (copyPlan, error) {
 	plan := copyPlan{dirs: []planEntry{{"", srcInfo.Mode().Perm(), 0}}}
-	maxEntries, maxBytes := t.lim.MaxResults, maxCopyBytesFactor*t.lim.MaxReadBytes
+	maxEntries, maxBytes := t.lim.MaxResults, t.lim.MaxWriteBytes
 	err := t.walk(ctx, src, func(p, sub string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -153,8 +159,9 @@ func (t *toolset) planCopy(ctx context.Context, src string, srcInfo fs.FileInfo)
 			}
 			plan.files = append(plan.files, planEntry{sub, info.Mode().Perm(), info.Size()})
 			plan.bytes += info.Size()
+			plan.alloc += allocated(info)
 			if plan.bytes > maxBytes {
-				return fmt.Errorf("%s holds more than %s, the most copy_file copies at once; copy its subdirectories one at a time", quote(src), byteSize(maxBytes))
+				return fmt.Errorf("%s holds more than %s, the most one call may write (the server's --max-write-bytes limit); copy its subdirectories one at a time", quote(src), byteSize(maxBytes))
 			}
 		default:
 			plan.skipped = append(plan.skipped, p)
@@ -204,13 +211,23 @@ func (t *toolset) partialCopy(dst string, done, total int, err error) error {
 		done, total, err, quote(dst))
 }
 
-// copyOne copies the file src to dst atomically with mode perm.
+// copyOne copies the file src to dst atomically with mode perm, keeping
+// holes. The size copied is the size of the opened source, which is
+// checked against the cap again, since the source may have grown since
+// the plan.
 func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode) error {
-	f, _, err := t.sb.OpenRead(pathArg(src), false)
+	f, fi, err := t.sb.OpenRead(pathArg(src), false)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	_, err = t.writeAtomic(ctx, dst, f, perm)
+	size := fi.Size()
+	if err := t.checkCap(quote(src), size, "nothing was copied"); err != nil {
+		return err
+	}
+	_, err = t.writeAtomic(ctx, dst, perm, func(w afero.File) (int64, error) { return copyData(ctx, w, f, size) })
+	if errors.Is(err, errChanged) {
+		return fmt.Errorf("%s changed while it was being copied, and nothing was written to %s; try again", quote(src), quote(dst))
+	}
 	return err
 }

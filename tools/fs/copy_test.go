@@ -89,7 +89,7 @@ func TestCopyFileKeepsModes(t *testing.T) {
 }
 
 func TestCopyFileLimits(t *testing.T) {
-	bothFS(t, security.Limits{MaxResults: 3, MaxReadBytes: 4}, func(t *testing.T, e *env) {
+	bothFS(t, security.Limits{MaxResults: 3, MaxWriteBytes: 256}, func(t *testing.T, e *env) {
 		for i := range 5 {
 			e.write(t, fmt.Sprintf("many/f%d", i), "")
 		}
@@ -98,7 +98,7 @@ func TestCopyFileLimits(t *testing.T) {
 		wantContains(t, e.fail(t, "copy_file", `{"source":"many","destination":"many2"}`),
 			`"many" holds more than 3 entries, the most copy_file copies at once; copy its subdirectories one at a time`)
 		wantContains(t, e.fail(t, "copy_file", `{"source":"huge","destination":"huge2"}`),
-			`"huge" holds more than 256 bytes, the most copy_file copies at once`)
+			`"huge" holds more than 256 bytes, the most one call may write (the server's --max-write-bytes limit)`)
 		if after := e.snapshot(t); after != before {
 			t.Errorf("a refused copy changed the tree:\n%s", after)
 		}

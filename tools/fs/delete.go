@@ -194,14 +194,21 @@ type treeFs interface {
 	RemoveTree(ctx context.Context, name string) error
 }
 
-// asTreeFs returns fsys, or the file system it wraps (the sandbox's guard
-// of new names, which deleting needs not), as a treeFs if it is one.
+// asTreeFs returns fsys, or the file system it wraps, as a treeFs if it
+// is one.
 func asTreeFs(fsys afero.Fs) (treeFs, bool) {
-	if u, ok := fsys.(interface{ Unwrap() afero.Fs }); ok {
-		fsys = u.Unwrap()
-	}
-	tf, ok := fsys.(treeFs)
+	tf, ok := unwrapFs(fsys).(treeFs)
 	return tf, ok
+}
+
+// unwrapFs returns the file system below the sandbox's guard of new
+// names, for what needs no such guard: walking and removing a tree,
+// asking how much room a disk has.
+func unwrapFs(fsys afero.Fs) afero.Fs {
+	if u, ok := fsys.(interface{ Unwrap() afero.Fs }); ok {
+		return u.Unwrap()
+	}
+	return fsys
 }
 
 // firstPaths keeps the first paths in sorted order of those added, up to

@@ -148,6 +148,11 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 	diff := unifiedDiff(rel, orig, text)
 	res.Bytes = int64(len(text))
 	res.cutDiff(diff, int(min(maxDiffBytes, t.lim.MaxReadBytes)))
+	if text != orig {
+		if err := t.checkWrite(rel, "the edited text of "+quote(rel), res.Bytes, res.Bytes, "nothing was written"); err != nil {
+			return EditFileResult{}, err
+		}
+	}
 	if text == orig || in.DryRun {
 		return res, nil
 	}
@@ -157,7 +162,7 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 	if err := confirm(ctx, call, msg); err != nil {
 		return EditFileResult{}, err
 	}
-	if _, err := t.writeAtomic(ctx, rel, strings.NewReader(text), fi.Mode().Perm()); err != nil {
+	if _, err := t.writeAtomic(ctx, rel, fi.Mode().Perm(), fromReader(ctx, strings.NewReader(text))); err != nil {
 		return EditFileResult{}, err
 	}
 	return res, nil

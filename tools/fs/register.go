@@ -12,6 +12,10 @@ import (
 type toolset struct {
 	sb  *security.Sandbox
 	lim security.Limits
+	// diskSpace says how much room the file system holding a directory
+	// has, for the free-space check of writes; nil where the file system
+	// cannot tell (tests replace it).
+	diskSpace func(dir string) (avail, total uint64, err error)
 }
 
 // Register adds the file tools to s, all working inside sb: first those
@@ -25,6 +29,9 @@ func Register(s *server.Server, sb *security.Sandbox) error {
 		return errors.New("fs.Register needs a server and a sandbox")
 	}
 	t := &toolset{sb: sb, lim: sb.Limits()}
+	if ds, ok := unwrapFs(sb.Fs()).(diskSpacer); ok {
+		t.diskSpace = ds.DiskSpace
+	}
 	for _, add := range []func(*server.Server) error{
 		t.addReadFile,
 		t.addReadMultiple,

@@ -70,6 +70,9 @@ func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFile
 		return WriteFileResult{}, err
 	}
 	res := WriteFileResult{Path: rel, Created: old == nil, Bytes: int64(len(in.Content)), DryRun: in.DryRun}
+	if err := t.checkWrite(rel, "the content for "+quote(rel), res.Bytes, res.Bytes, "nothing was written"); err != nil {
+		return WriteFileResult{}, err
+	}
 	perm := newFileMode
 	msg := fmt.Sprintf("Create %s with %s.", quote(rel), byteSize(res.Bytes))
 	if old != nil {
@@ -83,7 +86,7 @@ func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFile
 	if err := confirm(ctx, call, msg); err != nil {
 		return WriteFileResult{}, err
 	}
-	if _, err := t.writeAtomic(ctx, rel, strings.NewReader(in.Content), perm); err != nil {
+	if _, err := t.writeAtomic(ctx, rel, perm, fromReader(ctx, strings.NewReader(in.Content))); err != nil {
 		return WriteFileResult{}, err
 	}
 	return res, nil
