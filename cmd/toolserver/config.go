@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
 
@@ -25,6 +26,7 @@ type config struct {
 	callsPerSecond  float64
 	toolTimeout     time.Duration
 	maxRepeats      int
+	maxWriteBytes   int64
 	metricsAddr     string
 	version         bool
 	jsonArgs        onceFlag // call only
@@ -58,6 +60,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.Float64Var(&cfg.callsPerSecond, "calls-per-second", 0, "rate limit for tool calls, with bursts of one second's worth (0: no limit)")
 	fs.DurationVar(&cfg.toolTimeout, "tool-timeout", 30*time.Second, "longest a tool call may run before the model is told it ran out of time")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics over HTTP at this address, such as :9464 (loopback when no host is given; off when empty)")
+	fs.Int64Var(&cfg.maxWriteBytes, "max-write-bytes", security.DefaultMaxWriteBytes, "most bytes one call may write: a file written, edited or copied (its full size, holes included), a directory copied")
 	fs.IntVar(&cfg.maxRepeats, "max-repeats", 4, "identical tool calls allowed back to back before the next is refused as a loop (-1: no limit)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	if cmd == "call" {

@@ -53,6 +53,9 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 	if cfg.maxCalls < 0 || cfg.callsPerSecond < 0 {
 		return nil, nil, fmt.Errorf("--max-calls and --calls-per-second must not be negative")
 	}
+	if cfg.maxWriteBytes < 1 {
+		return nil, nil, fmt.Errorf("--max-write-bytes %d must be at least 1", cfg.maxWriteBytes)
+	}
 	if cfg.maxInFlight < 1 {
 		return nil, nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
 	}
@@ -68,7 +71,7 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 		rootFs.Close()
 		return nil, nil, err
 	}
-	sandbox := security.NewSandbox(rootFs, security.SandboxOptions{HostRoot: root, Lang: lang})
+	sandbox := security.NewSandbox(rootFs, security.SandboxOptions{HostRoot: root, Lang: lang, Limits: security.Limits{MaxWriteBytes: cfg.maxWriteBytes}})
 	srv := server.New(server.Options{
 		Lang:            lang,
 		Version:         version(),

@@ -187,3 +187,40 @@ func TestTheRealRootReportsItsDiskSpace(t *testing.T) {
 		t.Errorf("DiskSpace = %d of %d", avail, total)
 	}
 }
+
+// xdevFs is a root where every rename crosses file systems, as into a
+// mount point.
+type xdevFs struct{ *security.RootFs }
+
+func (x xdevFs) Rename(oldname, newname string) error {
+	return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: syscall.EXDEV}
+}
+
+func TestMoveFileAcrossFileSystemsCopiesWithinTheCap(t *testing.T) {
+	dir := t.TempDir()
+	root, err := security.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	e := newEnv(t, "xdev", xdevFs{root}, dir, security.Limits{MaxWriteBytes: 3 << 30})
+	src := sparseFile(t, dir, "sparse.bin", 2<<30)
+	srcBlocks := blocks(t, src)
+	wantContains(t, text(e.ok(t, "move_file", `{"source":"sparse.bin","destination":"moved.bin"}`)),
+		`Moved the file "sparse.bin" (2147483648 bytes (2.0 GiB)) to "moved.bin", which is on another file system: copied, then the original deleted.`)
+	if e.exists(t, "sparse.bin") {
+		t.Error("the original is still there")
+	}
+	if got := blocks(t, filepath.Join(dir, "moved.bin")); got > 2*srcBlocks+64 {
+		t.Errorf("the moved file occupies %d KiB; the sparse source only %d KiB", got/2, srcBlocks/2)
+	}
+	sparseFile(t, dir, "huge.bin", 4<<30)
+	wantContains(t, e.fail(t, "move_file", `{"source":"huge.bin","destination":"moved2.bin"}`),
+		`"huge.bin" is 4294967296 bytes (4.0 GiB), more than the 3221225472 bytes (3.0 GiB) one call may write (the server's --max-write-bytes limit); nothing was moved`)
+	if !e.exists(t, "huge.bin") || e.exists(t, "moved2.bin") {
+		t.Error("a refused move changed the tree")
+	}
+	e.mkdir(t, "d")
+	wantContains(t, e.fail(t, "move_file", `{"source":"d","destination":"d2"}`),
+		`"d" and "." are on different file systems, and move_file moves only files between them; copy it with copy_file, then delete the original with delete_file`)
+}

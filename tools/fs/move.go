@@ -2,9 +2,11 @@ package fs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"syscall"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -39,6 +41,7 @@ func (t *toolset) addMoveFile(s *server.Server) error {
 		Name:  "move_file",
 		Title: "Move or rename",
 		Description: "Moves or renames a file or a directory (with everything in it) within the root, in one step. " +
+			"Between file systems (a mount point inside the root) only a file can be moved: it is copied, within the write limit, then the original deleted. " +
 			"destination is the full new path, not a folder to move into; its directory must exist. " +
 			"An existing destination is an error unless overwrite is true, and even then only a file is replaced, never a directory. " +
 			"dry_run reports what would happen without moving.",
@@ -68,10 +71,39 @@ func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileAr
 		return MoveFileResult{}, err
 	}
 	if err := t.sb.Fs().Rename(src, dst); err != nil {
-		return MoveFileResult{}, t.sb.Explain("move", src, err)
+		if !errors.Is(err, syscall.EXDEV) {
+			return MoveFileResult{}, t.sb.Explain("move", src, err)
+		}
+		if err := t.moveAcross(ctx, src, dst, srcInfo); err != nil {
+			return MoveFileResult{}, err
+		}
+		res.summary = "Moved " + action + ", which is on another file system: copied, then the original deleted."
+		return res, nil
 	}
 	res.summary = "Moved " + action + "."
 	return res, nil
+}
+
+// moveAcross moves the file src to dst on another file system (where
+// rename fails with EXDEV, as across a mount point inside the root): it
+// copies src as copy_file does, within the write cap and the free space,
+// keeping holes, then removes src. Directories and links are refused.
+func (t *toolset) moveAcross(ctx context.Context, src, dst string, srcInfo fs.FileInfo) error {
+	if !srcInfo.Mode().IsRegular() {
+		return fmt.Errorf("%s and %s are on different file systems, and move_file moves only files between them; copy it with copy_file, then delete the original with delete_file",
+			quote(src), quote(path.Dir(dst)))
+	}
+	const done = "nothing was moved"
+	if err := t.checkWrite(dst, quote(src), srcInfo.Size(), allocated(srcInfo), done); err != nil {
+		return err
+	}
+	if err := t.copyOne(ctx, src, dst, srcInfo.Mode().Perm()); err != nil {
+		return err
+	}
+	if err := t.sb.Fs().Remove(src); err != nil {
+		return fmt.Errorf("%s was copied to %s (another file system), but the original could not be deleted: %w", quote(src), quote(dst), t.sb.Explain("delete", src, err))
+	}
+	return nil
 }
 
 // describeEntry names an entry in a sentence: `the file "a.txt" (12
