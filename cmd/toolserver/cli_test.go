@@ -63,6 +63,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--bogus"}, `flag provided but not defined: -bogus`},
 		{[]string{"--root", ".", "--tool-timeout", "0s"}, `--tool-timeout 0s must be positive`},
 		{[]string{"--root", ".", "--max-repeats", "0"}, `--max-repeats 0 must be at least 1, or -1 for no limit`},
+		{[]string{"--root", ".", "--max-write-bytes", "0"}, `--max-write-bytes 0 must be at least 1`},
 		{[]string{"--root", ".", "--max-calls", "-1"}, `--max-calls and --calls-per-second must not be negative`},
 		{[]string{"--root", ".", "--lang", "fr"}, `--lang: unsupported language "fr"; use "en" or "zh"`},
 		{[]string{"call", "--root", "."}, `name the tool to run`},
@@ -148,6 +149,17 @@ func TestCallRunsOneToolThroughTheSameChecks(t *testing.T) {
 // first other word is the tool, the rest are its arguments; after -- every
 // word is a name or an argument. --json with pairs, or --json twice, is a
 // usage error.
+func TestMaxWriteBytesCapsWrites(t *testing.T) {
+	root := t.TempDir()
+	code, stdout, stderr := runCLI("call", "--root", root, "--max-write-bytes", "5", "write_file", "path=a.txt", "content=123456")
+	if code != exitToolError || !strings.Contains(stdout+stderr, `the content for "a.txt" is 6 bytes, more than the 5 bytes one call may write (the server's --max-write-bytes limit); nothing was written`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, stdout, _ = runCLI("call", "--root", root, "--max-write-bytes", "5", "write_file", "path=a.txt", "content=12345"); code != exitOK {
+		t.Errorf("a write at the cap: exit %d, stdout %q", code, stdout)
+	}
+}
+
 func TestCallTakesFlagsAnywhere(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("from the root\n"), 0o644); err != nil {

@@ -82,3 +82,75 @@ func TestConcurrentWritersLeaveOneCompleteVersion(t *testing.T) {
 		t.Fatalf("temporary files were left behind: %v", entries)
 	}
 }
+
+// TestAKilledCopyLeavesNothingBehind starts a large copy_file, kills the
+// server with SIGKILL while the copy's file is open, and checks that the
+// root holds only the source: no partial copy, no temporary file.
+func TestAKilledCopyLeavesNothingBehind(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc to see when the copy is under way")
+	}
+	root := t.TempDir()
+	data := bytes.Repeat([]byte("0123456789abcdef"), 4<<20) // 64 MiB of data, no holes
+	if err := os.WriteFile(filepath.Join(root, "src.bin"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	caught := 0
+	for try := 0; try < 5 && caught < 2; try++ {
+		p := start(t, "--root", root)
+		p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		p.recv()
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"copy_file","arguments":{"source":"src.bin","destination":"copy.bin","overwrite":true}}}`)
+		// Kill as soon as the server holds a file open for writing in the
+		// root besides the source: the copy is under way.
+		fdDir := fmt.Sprintf("/proc/%d/fd", p.cmd.Process.Pid)
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if writingIn(fdDir, root) {
+				caught++
+				break
+			}
+			if fi, err := os.Stat(filepath.Join(root, "copy.bin")); err == nil && fi.Size() == int64(len(data)) {
+				break // too late: the copy is done
+			}
+		}
+		_ = p.cmd.Process.Kill()
+		<-p.waited
+		entries, err := os.ReadDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			switch e.Name() {
+			case "src.bin":
+			case "copy.bin":
+				if fi, err := e.Info(); err != nil || fi.Size() != int64(len(data)) {
+					t.Errorf("a partial copy.bin was left: %v", fi)
+				}
+				_ = os.Remove(filepath.Join(root, "copy.bin"))
+			default:
+				t.Errorf("the killed copy left %q in the root", e.Name())
+			}
+		}
+	}
+	t.Logf("killed %d copies while under way", caught)
+	if caught == 0 {
+		t.Skip("the copy finished before it could be killed")
+	}
+}
+
+// writingIn reports whether the process whose /proc fd directory is fdDir
+// has a file open in root other than src.bin.
+func writingIn(fdDir, root string) bool {
+	fds, err := os.ReadDir(fdDir)
+	if err != nil {
+		return false
+	}
+	for _, fd := range fds {
+		target, err := os.Readlink(filepath.Join(fdDir, fd.Name()))
+		if err == nil && strings.HasPrefix(target, root+"/") && target != root+"/src.bin" {
+			return true
+		}
+	}
+	return false
+}
