@@ -53,11 +53,21 @@
 //
 // # Writes
 //
-// write_file, edit_file and copy_file write atomically: a temporary file
-// named .toolserver-<random>.tmp in the target's directory is written,
-// synced, closed, given the mode of the file it replaces (0644 for a new
+// write_file, edit_file and copy_file (and move_file between file
+// systems) write atomically: a new file in the target's directory is
+// written, synced, given the mode of the file it replaces (0644 for a new
 // one) and renamed over the target, so that readers see the old content or
-// the new, never a mix. Every tool that changes something validates its
+// the new, never a mix. On Linux the new file is created without a name
+// (O_TMPFILE) and linked into place only when complete, so a killed server
+// leaves nothing; elsewhere it is a temporary file named
+// .toolserver-<random>.tmp, which a kill leaves behind.
+//
+// One call writes at most the sandbox's MaxWriteBytes (a copied file counts
+// with its logical size, holes included), and only if the target's file
+// system has the bytes to write plus a reserve of 1% of its size, at most
+// 64 MiB, available. Copies keep the holes of sparse files.
+//
+// Every tool that changes something validates its
 // arguments and checks the file system first, then asks
 // [server.Call.Confirm] with a sentence that names the paths, whether
 // something is created or replaced and how many bytes, and only then acts.
