@@ -16,7 +16,7 @@ import (
 // (statfs's f_bavail and f_blocks, times f_bsize). dir is resolved
 // inside the root like every other name.
 func (r *RootFs) DiskSpace(dir string) (avail, total uint64, err error) {
-	d, err := r.root.OpenFile(rootName(dir), os.O_RDONLY|unix.O_DIRECTORY, 0)
+	d, err := r.root.OpenFile(rootName(dir), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -49,7 +49,7 @@ func (r *RootFs) CreateUnnamed(dir string, perm os.FileMode) (*UnnamedFile, erro
 		return nil, errors.ErrUnsupported
 	}
 	dir = rootName(dir)
-	d, err := r.root.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY, 0)
+	d, err := r.root.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func (u *UnnamedFile) Link(tmp, name string) error {
 	if tmp == "" || name == "" || strings.Contains(tmp, "/") || strings.Contains(name, "/") {
 		return &fs.PathError{Op: "link", Path: name, Err: fs.ErrInvalid}
 	}
-	d, err := u.fs.root.OpenFile(u.dir, os.O_RDONLY|unix.O_DIRECTORY, 0)
+	d, err := u.fs.root.OpenFile(u.dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
