@@ -62,7 +62,12 @@ func fromReader(ctx context.Context, r io.Reader) fillFunc {
 // tempSuffix.
 func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode, fill fillFunc) (int64, error) {
 	dir := path.Dir(rel)
-	if uc, ok := t.sb.Fs().(unnamedCreator); ok {
+	if uc, ok := unwrapFs(t.sb.Fs()).(unnamedCreator); ok {
+		// The unnamed file is linked into place below the sandbox's guard
+		// of new names, so the rule for a new name is applied here.
+		if err := t.sb.CheckNewName(pathArg(rel)); err != nil {
+			return 0, err
+		}
 		if u, err := uc.CreateUnnamed(dir, perm); err == nil {
 			return t.writeUnnamed(ctx, rel, u, perm, fill)
 		}
