@@ -18,6 +18,8 @@ const (
 	DefaultMaxNameBytes = 255
 	// DefaultMaxWriteBytes is the default of Limits.MaxWriteBytes, 256 MiB.
 	DefaultMaxWriteBytes = 256 << 20
+	// DefaultMaxWalkEntries is the default of Limits.MaxWalkEntries.
+	DefaultMaxWalkEntries = 200_000
 )
 
 // Limits bound what one call may cost. Zero fields mean the defaults.
@@ -33,6 +35,9 @@ type Limits struct {
 	// size, holes included), a directory copied (all its files together).
 	// Default 256 MiB.
 	MaxWriteBytes int64
+	// MaxWalkEntries bounds the entries one search (grep, search_files)
+	// visits; past it the search stops and says where.
+	MaxWalkEntries int
 }
 
 // WithDefaults returns l with every zero or negative field replaced by its
@@ -55,6 +60,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxNameBytes <= 0 {
 		l.MaxNameBytes = DefaultMaxNameBytes
+	}
+	if l.MaxWalkEntries <= 0 {
+		l.MaxWalkEntries = DefaultMaxWalkEntries
 	}
 	if l.MaxWriteBytes <= 0 {
 		l.MaxWriteBytes = DefaultMaxWriteBytes

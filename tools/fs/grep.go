@@ -55,6 +55,7 @@ type GrepResult struct {
 	Unreadable      int            `json:"unreadable,omitempty" description:"Files and directories that could not be read, or whose path could not be used (too deep, or a name the path tools refuse), and were skipped."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the entries counted in unreadable, and why each was skipped."`
 	Truncated       bool           `json:"truncated" description:"True when the search stopped at max_results; more lines may match."`
+	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most one call visits or reads, before it was done: the entry it stopped at."`
 	Note            string         `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
 }
 
@@ -183,6 +184,11 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 		}
 	} else {
 		err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
+			if err == errWalkBudget {
+				res.StoppedAt = p
+				g.stopped = fmt.Sprintf("Stopped after visiting %d entries, the most one search visits, at %s: narrow the path or glob to search the rest.", t.lim.MaxWalkEntries, quote(p))
+				return nil
+			}
 			if err != nil {
 				g.skipped.add(p, err)
 				return nil
@@ -199,6 +205,11 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 			if res.Truncated {
 				return fs.SkipAll
 			}
+			if g.scanned > maxGrepBytes {
+				res.StoppedAt = p
+				g.stopped = fmt.Sprintf("Stopped after reading %s, the most one search reads, at %s: narrow the path or glob to search the rest.", byteSize(maxGrepBytes), quote(p))
+				return fs.SkipAll
+			}
 			return nil
 		})
 		if err != nil {
@@ -210,6 +221,9 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	slices.SortStableFunc(res.Matches, func(a, b GrepMatch) int { return strings.Compare(a.Path, b.Path) })
 	res.Unreadable, res.UnreadablePaths = g.skipped.n, g.skipped.first
 	res.Note = res.note(limit, byteSize(t.lim.MaxReadBytes), g.skipped.sentence())
+	if g.stopped != "" {
+		res.Note = strings.TrimSpace(g.stopped + " " + res.Note)
+	}
 	return res, nil
 }
 
@@ -247,7 +261,12 @@ type grepper struct {
 	// skipped are the entries that could not be read, or whose path
 	// could not be used.
 	skipped skipList
+	scanned int64  // bytes read from files
+	stopped string // why the search stopped before it was done, if it did
 }
+
+// maxGrepBytes is the most one grep reads from files.
+const maxGrepBytes = 1 << 30
 
 // grepCheckEvery is how many bytes of a file grep scans between checks
 // of its context.
@@ -292,6 +311,7 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 		return nil
 	}
 	g.buf = data[:0]
+	g.scanned += int64(len(data))
 	if int64(len(data)) > g.t.lim.MaxReadBytes {
 		res.SkippedLarge++
 		return nil

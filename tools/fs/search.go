@@ -30,6 +30,7 @@ type SearchFilesResult struct {
 	Total           int            `json:"total" description:"How many entries match, shown or not."`
 	Truncated       bool           `json:"truncated" description:"True when more entries match than are shown."`
 	Unreadable      int            `json:"unreadable,omitempty" description:"Directories that could not be read, or whose path could not be used (deeper than the path limit, or a name the path tools refuse): what they hold was not searched."`
+	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most entries one call visits, before it was done: the entry it stopped at."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the directories counted in unreadable, and why each was skipped."`
 	Note            string         `json:"note,omitempty" description:"What was left out."`
 }
@@ -93,6 +94,10 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	visited := 0
 	var skipped skipList
 	err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
+		if err == errWalkBudget {
+			res.StoppedAt = p
+			return nil
+		}
 		if err != nil {
 			skipped.add(p, err)
 			return nil
@@ -117,6 +122,9 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	}
 	res.Matches = append(res.Matches, first.sorted()...)
 	var notes []string
+	if res.StoppedAt != "" {
+		notes = append(notes, fmt.Sprintf("Stopped after visiting %d entries, the most one search visits, at %s: narrow the path or pattern to search the rest.", t.lim.MaxWalkEntries, quote(res.StoppedAt)))
+	}
 	if res.Total > len(res.Matches) {
 		res.Truncated = true
 		notes = append(notes, fmt.Sprintf("Showing the first %d of %d matches; narrow the search with a more precise pattern, exclude, or a subdirectory as path.",

@@ -65,3 +65,27 @@ func TestGrepCountsTheSkippedEntriesPastThoseItNames(t *testing.T) {
 	wantContains(t, text(res), `Skipped 13 entries that could not be read: "nnnnnnnnnn`, `nnn100" (name too long), "nnnnnnnnnn`,
 		`nnn109" (name too long) and 3 more.`)
 }
+
+// TestSearchesStopAtTheEntryBudgetAndSayWhere: past MaxWalkEntries, grep
+// and search_files stop, name the entry they stopped at, and say how to
+// go on.
+func TestSearchesStopAtTheEntryBudgetAndSayWhere(t *testing.T) {
+	e := newMemEnv(t, security.Limits{MaxWalkEntries: 5})
+	for i := range 8 {
+		e.write(t, "d/f"+itoa(i)+".txt", "needle\n")
+	}
+	res := e.ok(t, "grep", `{"query":"needle"}`)
+	var g GrepResult
+	structured(t, res, &g)
+	if g.StoppedAt == "" || g.FilesSearched != 4 {
+		t.Errorf("grep: stopped at %q after %d files", g.StoppedAt, g.FilesSearched)
+	}
+	wantContains(t, text(res), "Stopped after visiting 5 entries, the most one search visits, at ", ": narrow the path or glob to search the rest.")
+	res = e.ok(t, "search_files", `{"pattern":"**/*.txt"}`)
+	var s SearchFilesResult
+	structured(t, res, &s)
+	if s.StoppedAt == "" || s.Total != 4 {
+		t.Errorf("search_files: stopped at %q after %d matches", s.StoppedAt, s.Total)
+	}
+	wantContains(t, text(res), "Stopped after visiting 5 entries")
+}

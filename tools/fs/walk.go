@@ -94,6 +94,10 @@ const (
 var (
 	errTooDeep     = errors.New("more than " + strconv.Itoa(maxWalkDepth) + " levels down")
 	errTooManyDirs = errors.New("more than " + strconv.Itoa(maxPendingDirs) + " directories were waiting to be searched")
+	// errWalkBudget tells the walk function, at the entry where the walk
+	// stops, that it visited Limits.MaxWalkEntries entries; the walk
+	// ends.
+	errWalkBudget = errors.New("the walk visited the most entries one call visits")
 )
 
 // walk visits everything below the directory rel, depth first, without
@@ -118,6 +122,7 @@ type walker struct {
 	ctx     context.Context
 	fn      walkFunc
 	pending int // directories found and not yet entered
+	visited int // entries passed to fn
 }
 
 // dir walks the directory dir, which is sub below the walk's start, depth
@@ -133,6 +138,11 @@ func (w *walker) dir(dir, sub string, d fs.DirEntry, depth int) error {
 			return err
 		}
 		p, s := joinRel(dir, e.Name()), joinSub(sub, e.Name())
+		if w.visited++; w.visited > w.t.lim.MaxWalkEntries {
+			_ = w.fn(p, s, e, errWalkBudget)
+			stop = fs.SkipAll
+			return stop
+		}
 		if err := w.fn(p, s, e, nil); err != nil {
 			if err == fs.SkipDir && e.IsDir() {
 				return nil
