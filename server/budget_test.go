@@ -62,6 +62,11 @@ func TestCallsShareTheMemoryBudget(t *testing.T) {
 	}
 	call(4, "d", 5)
 	c.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}`)
+	// The ping's answer says the reader has acted on the cancellation.
+	c.Send(`{"jsonrpc":"2.0","id":"c","method":"ping"}`)
+	if l := c.Recv(); l != `{"jsonrpc":"2.0","id":"c","result":{}}` {
+		t.Fatalf("want only the ping's answer, got %s", l)
+	}
 	close(release)
 	got := map[string]bool{}
 	for range 2 {
