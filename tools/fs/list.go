@@ -188,6 +188,10 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	start := before + min(in.Offset, len(all))
 	shown := all[min(in.Offset, len(all)):]
 	shown = shown[:min(len(shown), page)]
+	var last ListEntry // the cursor's entry, with the size it was sorted by
+	if len(shown) > 0 {
+		last = shown[len(shown)-1]
+	}
 	if !in.Sizes {
 		for i := range shown {
 			shown[i].Size = nil
@@ -199,7 +203,6 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	res.Entries = append(make([]ListEntry, 0, len(shown)), shown...)
 	if rest := res.Total - start - len(shown); rest > 0 {
 		res.Truncated = true
-		last := shown[len(shown)-1]
 		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s); %d more: call list_directory again with cursor=%s (and the same sort), or narrow with search_files.",
 			start+1, start+len(shown), res.Total, in.Sort, rest, encodeListCursor(last, in.Sort))
 	} else if start >= res.Total && start > 0 {
