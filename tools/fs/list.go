@@ -252,7 +252,9 @@ func encodeListCursor(e ListEntry, by string) string {
 		}
 	case "modified":
 		if e.Modified != nil {
-			key = strconv.FormatInt(e.Modified.UnixNano(), 10)
+			// Seconds and nanoseconds: UnixNano cannot hold a time before
+			// 1678 or after 2262.
+			key = strconv.FormatInt(e.Modified.Unix(), 10) + "." + strconv.Itoa(e.Modified.Nanosecond())
 		}
 	}
 	return base64.RawURLEncoding.EncodeToString([]byte(by + "/" + key + "/" + e.Name))
@@ -282,11 +284,13 @@ func decodeListCursor(c, by string) (ListEntry, bool) {
 		}
 	case "modified":
 		if key != "" {
-			n, err := strconv.ParseInt(key, 10, 64)
-			if err != nil {
+			secs, nsecs, ok := strings.Cut(key, ".")
+			sec, err1 := strconv.ParseInt(secs, 10, 64)
+			nsec, err2 := strconv.ParseInt(nsecs, 10, 64)
+			if !ok || err1 != nil || err2 != nil || nsec < 0 || nsec >= 1e9 {
 				return ListEntry{}, false
 			}
-			mt := time.Unix(0, n)
+			mt := time.Unix(sec, nsec)
 			e.Modified = &mt
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/stdiotools/toolserver/security"
 )
@@ -53,6 +54,41 @@ func TestReviewListCursorBySizeWithoutSizes(t *testing.T) {
 		want := []string{"f4", "f2", "f0", "f1", "f5", "f3", "sub"}
 		if fmt.Sprint(names) != fmt.Sprint(want) {
 			t.Errorf("paged %v, want %v", names, want)
+		}
+	})
+}
+
+// TestReviewListCursorPagesEveryEntryOnce: paging by modification time
+// returns every entry once, also when some were modified outside the
+// years a count of nanoseconds since 1970 can hold (before 1678, after
+// 2262), which a copied or extracted tree may well have.
+func TestReviewListCursorPagesEveryEntryOnce(t *testing.T) {
+	bothFS(t, security.Limits{MaxListEntries: 2}, func(t *testing.T, e *env) {
+		times := []time.Time{
+			time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(1601, 1, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(2400, 1, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC),
+		}
+		for i, mt := range times {
+			name := fmt.Sprintf("d/f%d", i)
+			e.write(t, name, "x")
+			if err := e.fs.Chtimes(name, mt, mt); err != nil {
+				t.Skip(err)
+			}
+		}
+		for _, sort := range []string{"name", "modified"} {
+			names := pageAll(t, e, "d", sort)
+			seen := map[string]int{}
+			for _, n := range names {
+				seen[n]++
+			}
+			if len(names) != len(times) || len(seen) != len(times) {
+				t.Errorf("sort %s: paged %v, want each of %d entries once", sort, names, len(times))
+			}
 		}
 	})
 }
