@@ -30,6 +30,18 @@ func (c *Call) Reserve(ctx context.Context, n int64) error {
 	b := c.srv.budget
 	n = min(n, c.srv.opts.MemoryBudget)
 	if !b.TryAcquire(n) {
+		// A call never holds memory while it waits for more, or two calls
+		// growing their reservations could each wait for what the other
+		// holds: what it holds is given back, and waited for again with
+		// the rest.
+		c.mu.Lock()
+		held := c.reserved
+		c.reserved = 0
+		c.mu.Unlock()
+		if held > 0 {
+			b.Release(held)
+		}
+		n = min(held+n, c.srv.opts.MemoryBudget)
 		var err error
 		wait := func() { err = b.Acquire(ctx, n) }
 		if c.sess != nil {
