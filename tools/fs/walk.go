@@ -170,6 +170,9 @@ func (w *walker) dir(dir, sub string, d fs.DirEntry, depth int) error {
 		}
 		return nil
 	})
+	if stop != nil || err != nil {
+		w.pending -= len(subdirs) // found, but not entered
+	}
 	switch {
 	case stop != nil:
 		return stop
