@@ -76,6 +76,11 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 	if err != nil {
 		return CopyFileResult{}, err
 	}
+	if dstInfo == nil {
+		if err := t.sb.CheckNewName(pathArg(dst)); err != nil {
+			return CopyFileResult{}, err
+		}
+	}
 	if srcInfo.Mode()&fs.ModeSymlink != 0 {
 		// Copy what the link points to, as cp does.
 		if srcInfo, err = t.sb.Fs().Stat(src); err != nil {

@@ -96,6 +96,9 @@ func (t *toolset) createDirectory(ctx context.Context, call *server.Call, in Cre
 	if len(missing) == 0 {
 		return res, nil
 	}
+	if err := t.sb.CheckNewName(pathArg(rel)); err != nil {
+		return CreateDirectoryResult{}, err
+	}
 	slices.Reverse(missing)
 	res.Created, res.Made = true, missing
 	if in.DryRun {

@@ -165,3 +165,22 @@ func TestReviewWalkPendingAfterAFailedRead(t *testing.T) {
 		t.Errorf("after the walk %d directories still count as waiting", w.pending)
 	}
 }
+
+// TestReviewDryRunsApplyTheRuleForNewNames: a dry run says what the call
+// would do; for a name the rule for new names refuses, the call fails, so
+// the dry run must too, and no confirmation is asked for a change that
+// cannot happen.
+func TestReviewDryRunsApplyTheRuleForNewNames(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		e.write(t, "README.md", "readme")
+		e.mkdir(t, "dir")
+		for _, c := range []struct{ tool, args string }{
+			{"write_file", `{"path":"Readme.md","content":"x","dry_run":true}`},
+			{"create_directory", `{"path":"Readme.md/sub","dry_run":true}`},
+			{"copy_file", `{"source":"dir","destination":"readme.MD","dry_run":true}`},
+		} {
+			msg := e.fail(t, c.tool, c.args)
+			wantContains(t, msg, `differs only in case or Unicode form`)
+		}
+	})
+}

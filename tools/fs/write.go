@@ -69,6 +69,13 @@ func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFile
 	if err != nil {
 		return WriteFileResult{}, err
 	}
+	if old == nil {
+		// Before the dry run and the confirmation, which would otherwise
+		// promise a file that writeAtomic then refuses.
+		if err := t.sb.CheckNewName(pathArg(rel)); err != nil {
+			return WriteFileResult{}, err
+		}
+	}
 	res := WriteFileResult{Path: rel, Created: old == nil, Bytes: int64(len(in.Content)), DryRun: in.DryRun}
 	if err := t.checkWrite(rel, "the content for "+quote(rel), res.Bytes, res.Bytes, "nothing was written"); err != nil {
 		return WriteFileResult{}, err
