@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -140,7 +141,7 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	// after a cursor costs memory in proportion to the page; one after an
 	// offset, to the offset and the page.
 	page := t.lim.MaxListEntries
-	keep := newTopK(in.Offset+page, order)
+	keep := newTopK(min(in.Offset, math.MaxInt-page)+page, order) // never overflows
 	res := ListDirectoryResult{Path: rel}
 	needInfo := in.Sizes || in.Sort != "name"
 	var total int64

@@ -184,3 +184,17 @@ func TestReviewDryRunsApplyTheRuleForNewNames(t *testing.T) {
 		}
 	})
 }
+
+// TestReviewListHugeOffset: an offset near the largest int made the size
+// of the kept page overflow to a negative number, so nothing was kept and
+// the note promised entries 1 to 0 and a cursor that names no entry
+// (before, the empty page was indexed and the call panicked).
+func TestReviewListHugeOffset(t *testing.T) {
+	bothFS(t, security.Limits{MaxListEntries: 2}, func(t *testing.T, e *env) {
+		for _, n := range []string{"d/a", "d/b", "d/c"} {
+			e.write(t, n, "")
+		}
+		res := e.ok(t, "list_directory", `{"path":"d","offset":9223372036854775807}`)
+		wantContains(t, text(res), "is past the last of the 3 entries; nothing more to show.")
+	})
+}
