@@ -339,9 +339,6 @@ func (tr *fuzzTree) expectResolve(p string) (string, []security.Reason) {
 	if p == "" {
 		return "", []security.Reason{security.Empty}
 	}
-	if len(p) > security.DefaultMaxPathBytes {
-		reasons = append(reasons, security.TooLong)
-	}
 	if typed := fuzzEscape.ReplaceAllString(p, ""); !utf8.ValidString(typed) || strings.ContainsFunc(typed, refusedRune) {
 		reasons = append(reasons, security.Control)
 	}
@@ -362,6 +359,11 @@ func (tr *fuzzTree) expectResolve(p string) (string, []security.Reason) {
 		badEscape = true
 		return ""
 	})
+	// The limit is on the decoded path; typed with escapes, a path may be
+	// six times as long.
+	if len(dec) > security.DefaultMaxPathBytes || len(p) > security.DefaultMaxPathBytes && (!strings.Contains(p, `\`) || len(p) > 6*security.DefaultMaxPathBytes) {
+		reasons = append(reasons, security.TooLong)
+	}
 	if strings.Contains(fuzzEscape.ReplaceAllString(p, ""), `\`) {
 		reasons = append(reasons, security.Backslash)
 	} else if badEscape {

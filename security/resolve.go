@@ -29,7 +29,7 @@ import (
 // lexically, by ".." above it or by being absolute and outside HostRoot
 // (Escapes), which includes a sibling such as "/srv/root_secret" of the
 // root "/srv/root" and every absolute path when HostRoot is empty; paths
-// longer than Limits.MaxPathBytes (TooLong) or with an element longer than
+// longer than Limits.MaxPathBytes once decoded (TooLong) or with an element longer than
 // Limits.MaxNameBytes (NameTooLong); and paths outside the subtrees set by
 // Restrict (NotAllowed). The error is always a *PathError.
 //
@@ -44,7 +44,10 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 	if p == "" {
 		return "", s.refuse(p, Empty, msgEmpty, "", "")
 	}
-	if len(p) > s.limits.MaxPathBytes {
+	// The limit is on the path the escapes stand for (checked once they
+	// are decoded, below); EscapeName writes at most six characters for a
+	// byte, so a path it escaped is at most six times as long typed.
+	if len(p) > s.limits.MaxPathBytes && (strings.IndexByte(p, '\\') < 0 || len(p) > maxEscapedLen*s.limits.MaxPathBytes) {
 		return "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(p)), strconv.Itoa(s.limits.MaxPathBytes))
 	}
 	backslash := false
@@ -79,6 +82,9 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 	dec, bad := unescape(p)
 	if bad != "" {
 		return "", s.refuse(p, Control, msgBadEscape, bad, "")
+	}
+	if len(dec) > s.limits.MaxPathBytes {
+		return "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(dec)), strconv.Itoa(s.limits.MaxPathBytes))
 	}
 
 	var rel string
@@ -123,6 +129,11 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 	}
 	return rel, nil
 }
+
+// maxEscapedLen is how many times longer than the path it stands for a
+// path escaped by EscapeName can be: six characters (\x{XX}, \u{1F})
+// for one byte.
+const maxEscapedLen = 6
 
 // refuse returns the PathError for a path Resolve refuses.
 func (s *Sandbox) refuse(p string, r Reason, m msgID, a1, a2 string) *PathError {
