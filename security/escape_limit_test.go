@@ -13,7 +13,7 @@ import (
 // byte escaped, so a path of 809 bytes, a fifth of the limit, was refused
 // as too long when given back as shown: walks could not enter it, and the
 // model could not name what it was shown.
-func TestReviewEscapedPathsCountTheirBytesDecoded(t *testing.T) {
+func TestEscapedPathsCountTheirBytesDecoded(t *testing.T) {
 	s := NewSandbox(afero.NewMemMapFs(), SandboxOptions{})
 	name := strings.Repeat("\xe9", 200)
 	p := strings.Repeat(name+"/", 4) + "f.txt"

@@ -20,7 +20,7 @@ type twoReserveArgs struct {
 // wait for each other forever. Each held its first reservation while it
 // waited for its second, so once the first ones filled the budget
 // neither could go on until its timeout.
-func TestReviewGrowingReservationsDoNotDeadlock(t *testing.T) {
+func TestGrowingReservationsDoNotDeadlock(t *testing.T) {
 	srv := server.New(server.Options{MemoryBudget: 10, ToolTimeout: 2 * time.Second})
 	var first sync.WaitGroup
 	first.Add(2)

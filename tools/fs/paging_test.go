@@ -51,7 +51,7 @@ func pageAll(t *testing.T, e *env, dir, sort string) []string {
 // not asked for returns every entry once. The cursor was made from the
 // last entry after its size had been cleared for the output, so the next
 // page started after every file and came back empty.
-func TestReviewListCursorBySizeWithoutSizes(t *testing.T) {
+func TestListCursorBySizeWithoutSizes(t *testing.T) {
 	bothFS(t, security.Limits{MaxListEntries: 2}, func(t *testing.T, e *env) {
 		for i, c := range []string{"x", "x", "xx", "", "xxx", "x"} {
 			e.write(t, fmt.Sprintf("d/f%d", i), c)
@@ -69,7 +69,7 @@ func TestReviewListCursorBySizeWithoutSizes(t *testing.T) {
 // returns every entry once, also when some were modified outside the
 // years a count of nanoseconds since 1970 can hold (before 1678, after
 // 2262), which a copied or extracted tree may well have.
-func TestReviewListCursorPagesEveryEntryOnce(t *testing.T) {
+func TestListCursorPagesEveryEntryOnce(t *testing.T) {
 	bothFS(t, security.Limits{MaxListEntries: 2}, func(t *testing.T, e *env) {
 		times := []time.Time{
 			time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC),
@@ -139,7 +139,7 @@ func (d *failingDir) Readdir(n int) ([]os.FileInfo, error) {
 // it gave, which are not entered, no longer count as waiting: the count
 // of waiting directories, which bounds the walk, kept them for the rest
 // of the walk.
-func TestReviewWalkPendingAfterAFailedRead(t *testing.T) {
+func TestWalkPendingAfterAFailedRead(t *testing.T) {
 	mem := afero.NewMemMapFs()
 	for _, d := range []string{"top/bad/d1", "top/bad/d2", "top/ok/d3"} {
 		if err := mem.MkdirAll(d, 0o755); err != nil {
@@ -170,7 +170,7 @@ func TestReviewWalkPendingAfterAFailedRead(t *testing.T) {
 // would do; for a name the rule for new names refuses, the call fails, so
 // the dry run must too, and no confirmation is asked for a change that
 // cannot happen.
-func TestReviewDryRunsApplyTheRuleForNewNames(t *testing.T) {
+func TestDryRunsApplyTheRuleForNewNames(t *testing.T) {
 	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
 		e.write(t, "README.md", "readme")
 		e.mkdir(t, "dir")
@@ -189,7 +189,7 @@ func TestReviewDryRunsApplyTheRuleForNewNames(t *testing.T) {
 // of the kept page overflow to a negative number, so nothing was kept and
 // the note promised entries 1 to 0 and a cursor that names no entry
 // (before, the empty page was indexed and the call panicked).
-func TestReviewListHugeOffset(t *testing.T) {
+func TestListHugeOffset(t *testing.T) {
 	bothFS(t, security.Limits{MaxListEntries: 2}, func(t *testing.T, e *env) {
 		for _, n := range []string{"d/a", "d/b", "d/c"} {
 			e.write(t, n, "")
