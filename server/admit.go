@@ -14,9 +14,10 @@ import (
 // line on each target); then take a slot and hand it to a worker
 // (worker.go). A request refused on the way never reaches a limit or a
 // slot.
-func (s *session) startCall(env envelope) {
+func (s *session) startCall(env envelope, e era) {
 	received := time.Now()
 	c, werr := s.newCall(env, received)
+	c.modern, c.logLevel = e.modern, e.logLevel
 	if werr != nil {
 		s.refuseParams(c, werr)
 		return

@@ -23,7 +23,11 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 		status = "cancelled"
 	} else {
 		var encErr error
-		if b, encErr = appendCallResult(nil, c.ID, res); encErr != nil {
+		var si []byte
+		if c.modern {
+			si = s.srv.serverInfo
+		}
+		if b, encErr = appendCallResultEra(nil, c.ID, res, si); encErr != nil {
 			s.log.Error().Err(encErr).Str("tool", c.Tool).Msg("cannot encode the tool's result")
 			b, _ = appendCallResult(nil, c.ID, ErrorResult(fmt.Sprintf(
 				"The result of %s could not be encoded as JSON; this is a bug in the tool, and the details are in the server log.", c.Tool)))

@@ -27,6 +27,8 @@ type Call struct {
 	targets  []string        // what the call works on, from ToolSpec.Targets
 	dryRun   bool            // the tool's ToolSpec.DryRun argument is true
 	received time.Time       // when the reader took the request up
+	modern   bool            // of MCP 2026-07-28: served from the request alone (era.go)
+	logLevel LogLevel        // modern: the request's logLevel; -1 for no log messages
 
 	// traceParent and traceState are the client's W3C trace context, from
 	// params._meta.

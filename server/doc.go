@@ -58,6 +58,16 @@
 // (trace.go). The server's own requests to the client (roots.go,
 // policy_confirm.go) go out through the peer too.
 //
+// # Two eras
+//
+// A request of MCP 2026-07-28 says so in its params._meta and is served
+// from itself alone (era.go): no handshake, server/discover, results
+// that carry resultType and the server's identity, log messages only when
+// the request asks, and never a request to the client. Every other
+// request is of the legacy era (2025-11-25 and before), served by the
+// session. Both take the same road; the era only changes what the reader
+// checks first and how the answer is written.
+//
 // # Concurrency
 //
 // Protocol methods (initialize, ping, tools/list, logging/setLevel) are

@@ -76,7 +76,7 @@ func BenchmarkEngineOverhead(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := range b.N {
-			s.startCall(envelope{kind: kindRequest, id: ids[i], key: keys[i], method: "tools/call", params: params})
+			s.startCall(envelope{kind: kindRequest, id: ids[i], key: keys[i], method: "tools/call", params: params}, era{logLevel: -1})
 			s.running.Wait()
 		}
 		b.StopTimer()

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -29,8 +30,9 @@ func decodeCursor(c string, n int) (int, error) {
 	return off, nil
 }
 
-// listTools answers tools/list, one page at a time.
-func (s *session) listTools(env envelope) {
+// listTools answers tools/list, one page at a time. A modern result also
+// says how long a client may keep the page, and whose it is.
+func (s *session) listTools(env envelope, modern bool) {
 	var p struct {
 		Cursor *string `json:"cursor"`
 	}
@@ -55,7 +57,13 @@ func (s *session) listTools(env envelope) {
 	if end < len(all) {
 		next = encodeCursor(end)
 	}
-	s.writeResult(env.id, appendToolsPage(nil, all[start:end], next))
+	b := appendToolsPage(nil, all[start:end], next)
+	if modern {
+		b = append(b[:len(b)-1], fmt.Sprintf(`,"resultType":"complete","ttlMs":%d,"cacheScope":%q,"_meta":{`, toolsTTLMillis, cacheScope)...)
+		b = appendServerInfo(b, s.srv.serverInfo, false)
+		b = append(b, "}}"...)
+	}
+	s.writeResult(env.id, b)
 }
 
 // toolsPage is a tools/list result as encoding/json would write it; the

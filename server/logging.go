@@ -86,9 +86,24 @@ func (s *session) notifyLog(level LogLevel, logger string, data any) bool {
 // asked for messages at this level with logging/setLevel. data is any
 // JSON-encodable value, usually a string. It reports whether the message
 // was sent.
+//
+// A call of MCP 2026-07-28 sends messages only when its own request asked
+// with a logLevel, and only before its response.
 func (c *Call) Log(level LogLevel, data any) bool {
 	if c.sess == nil {
 		return false
 	}
-	return c.sess.notifyLog(level, c.Tool, data)
+	if !c.modern {
+		return c.sess.notifyLog(level, c.Tool, data)
+	}
+	if c.logLevel < 0 || level < c.logLevel {
+		return false
+	}
+	b, err := appendNotification(nil, "notifications/message", messageParams{Level: level.String(), Logger: c.Tool, Data: data})
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.done && c.out.send(b) == nil
 }

@@ -65,7 +65,9 @@ func (s *session) fetchRoots(ctx context.Context) {
 // rootsPolicy holds each call until the client's roots are known.
 func (s *session) rootsPolicy(next ToolHandler) ToolHandler {
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
-		s.waitRoots(ctx)
+		if !c.modern { // a modern call's roots are the server's configuration alone
+			s.waitRoots(ctx)
+		}
 		return next(ctx, c)
 	}
 }

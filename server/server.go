@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/stdiotools/toolserver/internal/jsontext"
 	"github.com/stdiotools/toolserver/schemagen"
 	"github.com/stdiotools/toolserver/security"
 	"golang.org/x/sync/semaphore"
@@ -116,13 +117,16 @@ func (o *Options) maxLevel() security.Level {
 // tools with [AddTool] before calling [Server.Serve]; a Server may serve
 // several sessions, one per Serve call.
 type Server struct {
-	opts      Options
-	log       zerolog.Logger
-	tools     registry
-	sleep     func(context.Context, time.Duration) error // between retries; tests replace it
-	cache     *resultCache
-	budget    *semaphore.Weighted // the memory the calls share (budget.go)
-	listeners listeners           // who hears about every call (events.go)
+	opts   Options
+	log    zerolog.Logger
+	tools  registry
+	sleep  func(context.Context, time.Duration) error // between retries; tests replace it
+	cache  *resultCache
+	budget *semaphore.Weighted // the memory the calls share (budget.go)
+	// serverInfo is the encoded io.modelcontextprotocol/serverInfo of the
+	// results of the modern era (era.go).
+	serverInfo []byte
+	listeners  listeners // who hears about every call (events.go)
 }
 
 // New returns a Server configured by opts.
@@ -177,6 +181,7 @@ func New(opts Options) *Server {
 		now = time.Now
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
+	s.serverInfo, _ = jsontext.Marshal(serverInfo{Name: opts.Name, Title: opts.Title, Version: opts.Version})
 	s.listeners.log = eventLog{opts.Logger}
 	s.listeners.stages = opts.Tracer != nil || infoEnabled(opts.Logger)
 	if opts.Observer != nil {

@@ -84,6 +84,15 @@ func (s *session) dispatch(env envelope) {
 	if s.log.Debug().Enabled() {
 		s.log.Debug().RawJSON("id", env.id).Str("method", env.method).Msg("request")
 	}
+	e, rerr := readEra(env.params)
+	if rerr != nil {
+		s.writeRPCError(env.id, rerr)
+		return
+	}
+	if e.modern {
+		s.dispatchModern(env, e)
+		return
+	}
 	switch env.method {
 	case "initialize":
 		s.initialize(env)
@@ -92,8 +101,9 @@ func (s *session) dispatch(env envelope) {
 		s.writeResult(env.id, []byte("{}"))
 		return
 	case "server/discover":
-		s.writeError(env.id, jsonrpc2.CodeMethodNotFound,
-			"Method not found: server/discover is part of MCP 2026-07-28, which this server does not speak; send initialize (2025-11-25 or earlier)")
+		s.writeError(env.id, jsonrpc2.CodeMethodNotFound, fmt.Sprintf(
+			`Method not found: server/discover is part of MCP %s; send it with _meta {"%s":"%s","%s":{…}}, or send initialize for 2025-11-25 and earlier`,
+			ModernVersion, metaProtocolVersion, ModernVersion, metaClientCapabilities))
 		return
 	}
 	if !s.initialized.Load() {
@@ -105,9 +115,9 @@ func (s *session) dispatch(env envelope) {
 	}
 	switch env.method {
 	case "tools/list":
-		s.listTools(env)
+		s.listTools(env, false)
 	case "tools/call":
-		s.startCall(env)
+		s.startCall(env, era{logLevel: -1})
 	case "logging/setLevel":
 		s.setLevel(env)
 	default:

@@ -68,9 +68,9 @@ func TestRequestsBeforeInitializeAreTurnedAway(t *testing.T) {
 	}
 }
 
-func TestDiscoverAndUnknownMethodsGetMethodNotFound(t *testing.T) {
+func TestLegacyDiscoverAndUnknownMethodsGetMethodNotFound(t *testing.T) {
 	c := serve(t, New(Options{}))
-	c.send(`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)
+	c.send(`{"jsonrpc":"2.0","id":"d","method":"server/discover"}`)
 	got := decode(t, c.recv())
 	if e := got["error"].(map[string]any); e["code"].(float64) != -32601 || !strings.Contains(e["message"].(string), "send initialize") {
 		t.Fatalf("discover: %v", got)

@@ -78,6 +78,15 @@ func appendNotification(b []byte, method string, params any) ([]byte, error) {
 // [CallToolResult] documents: a nil Content as [], and no
 // structuredContent in an error result.
 func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte, error) {
+	return appendCallResultEra(b, id, res, nil)
+}
+
+// appendCallResultEra is appendCallResult for either era: with serverInfo
+// (the encoded io.modelcontextprotocol/serverInfo object) it writes the
+// result of MCP 2026-07-28, which starts with "resultType":"complete" and
+// carries serverInfo in its _meta; without, the legacy result, byte for
+// byte as before.
+func appendCallResultEra(b []byte, id json.RawMessage, res *CallToolResult, serverInfo []byte) ([]byte, error) {
 	if b == nil {
 		// One allocation for the usual case: text escapes little, and
 		// base64 adds a third.
@@ -92,7 +101,11 @@ func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte
 	}
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
-	b = append(b, `,"result":{"content":[`...)
+	b = append(b, `,"result":{`...)
+	if serverInfo != nil {
+		b = append(b, `"resultType":"complete",`...)
+	}
+	b = append(b, `"content":[`...)
 	for i, c := range res.Content {
 		if i > 0 {
 			b = append(b, ',')
@@ -124,8 +137,30 @@ func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte
 		if b, err = jsontext.Append(b, res.Meta); err != nil {
 			return nil, err
 		}
+		if serverInfo != nil {
+			b = appendServerInfo(b[:len(b)-1], serverInfo, true) // into the object just written
+			b = append(b, '}')
+		}
+	} else if serverInfo != nil {
+		b = append(b, `,"_meta":{`...)
+		b = appendServerInfo(b, serverInfo, false)
+		b = append(b, '}')
 	}
 	return append(b, "}}\n"...), nil
+}
+
+// metaServerInfo is the _meta key of the server's identity in every
+// result of MCP 2026-07-28.
+const metaServerInfo = "io.modelcontextprotocol/serverInfo"
+
+// appendServerInfo appends the serverInfo member of a _meta object, after
+// a comma when it follows other members.
+func appendServerInfo(b, serverInfo []byte, comma bool) []byte {
+	if comma {
+		b = append(b, ',')
+	}
+	b = append(b, `"`+metaServerInfo+`":`...)
+	return append(b, serverInfo...)
 }
 
 // appendString appends s as a JSON string. Like encoding/json it replaces
