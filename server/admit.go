@@ -17,7 +17,7 @@ import (
 func (s *session) startCall(env envelope, e era) {
 	received := time.Now()
 	c, werr := s.newCall(env, received)
-	c.modern, c.logLevel = e.modern, e.logLevel
+	c.modern, c.logLevel, c.capabilities = e.modern, e.logLevel, e.capabilities
 	if werr != nil {
 		s.refuseParams(c, werr)
 		return

@@ -16,6 +16,15 @@ import (
 // answer sends a call's result, unless the client cancelled the call or
 // it was answered already (by its timer, or the other way round).
 func (s *session) answer(c *Call, res *CallToolResult, err error) {
+	if line, status := pendingAnswer(c, err); line != nil {
+		// A confirmation to ask, or a JSON-RPC error of the call (mrtr.go).
+		cancelled := s.forget(c)
+		if !c.close(&callEvent{status: status, result: ErrorResult(string(line))}, err) || cancelled {
+			return
+		}
+		_ = c.out.send(line)
+		return
+	}
 	res, status := s.srv.outcome(c, res, err)
 	cancelled := s.forget(c)
 	var b []byte
@@ -39,6 +48,28 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 	if !cancelled {
 		_ = c.out.send(b)
 	}
+}
+
+// pendingAnswer returns the response line of a call whose answer is not
+// a result of the tool: a question for the user (input_required) or a
+// JSON-RPC error; nil otherwise.
+func pendingAnswer(c *Call, err error) ([]byte, string) {
+	if err == nil {
+		return nil, ""
+	}
+	var ir *inputRequired
+	var ce *callError
+	switch {
+	case errors.As(err, &ir):
+		return appendInputRequired(nil, c.ID, ir), "input_required"
+	case errors.As(err, &ce):
+		var data any
+		if ce.data != nil {
+			data = ce.data
+		}
+		return appendError(nil, c.ID, ce.code, ce.message, data), "error"
+	}
+	return nil, ""
 }
 
 // outcome turns what the policies and the tool returned into the result

@@ -29,6 +29,11 @@ type Call struct {
 	received time.Time       // when the reader took the request up
 	modern   bool            // of MCP 2026-07-28: served from the request alone (era.go)
 	logLevel LogLevel        // modern: the request's logLevel; -1 for no log messages
+	// Modern: the request's clientCapabilities, and a confirmation's
+	// second round (mrtr.go): the answers and the state sent back.
+	capabilities   json.RawMessage
+	inputResponses json.RawMessage
+	requestState   string
 
 	// traceParent and traceState are the client's W3C trace context, from
 	// params._meta.

@@ -160,24 +160,3 @@ func TestModernAndLegacyShareNoState(t *testing.T) {
 		t.Fatalf("want the legacy session's debug message, got %s", got)
 	}
 }
-
-// TestModernConfirmationIsRefusedNotAsked: a modern call never makes the
-// server send the client a request.
-func TestModernConfirmationIsRefusedNotAsked(t *testing.T) {
-	srv := server.New(server.Options{ConfirmWrites: true})
-	err := server.AddTool(srv, server.ToolSpec{Name: "write", Description: "d", Level: security.Write},
-		func(ctx context.Context, call *server.Call, in GreetArgs) (Greeting, error) {
-			if err := call.Confirm(ctx, "write it"); err != nil {
-				return Greeting{}, err
-			}
-			return Greeting{Text: "written"}, nil
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := servertest.Connect(t, srv)
-	c.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write","arguments":{"name":"x"},` + modernMeta(`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}`) + `}}`)
-	if got := c.Recv(); !strings.Contains(got, `"id":1,"result":{"resultType":"complete"`) || !strings.Contains(got, "cannot ask yet over MCP 2026-07-28; nothing was changed") {
-		t.Fatalf("got %s", got)
-	}
-}

@@ -32,7 +32,7 @@ func (s *session) confirmPolicy(next ToolHandler) ToolHandler {
 		switch {
 		case c.dryRun:
 		case c.modern:
-			c.confirmer = refuseModernConfirm
+			c.confirmer = s.modernConfirm(c)
 		default:
 			c.confirmer = s.confirm
 		}
@@ -47,14 +47,6 @@ type elicitParams struct {
 
 type elicitResult struct {
 	Action string `json:"action"`
-}
-
-// refuseModernConfirm is Confirm for a call of MCP 2026-07-28, where the
-// server may not send the client a request: asking through the answer
-// (multi-round-trip results) is not built yet, so a change that needs
-// confirmation is refused, and nothing is changed.
-func refuseModernConfirm(context.Context, string) error {
-	return refusal("This server asks the user to confirm every change, and it cannot ask yet over MCP " + ModernVersion + "; nothing was changed. Use a client of MCP 2025-11-25, or a server without --confirm-writes.")
 }
 
 // confirm asks the user through elicitation/create. Elicitation needs a

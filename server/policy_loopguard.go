@@ -24,8 +24,8 @@ const defaultMaxRepeats = 4
 // admit records a tools/call and refuses it when it repeats the one
 // before it once too often.
 func (g *loopGuard) admit(c *Call) error {
-	if g.max < 0 {
-		return nil
+	if g.max < 0 || c.requestState != "" {
+		return nil // a confirmation's second round repeats its call by design
 	}
 	if c.tool == g.tool && g.same(c.args) {
 		g.count++

@@ -40,6 +40,10 @@ func (s *session) newCall(env envelope, received time.Time) (*Call, *wireError) 
 			args = m.value
 		case "_meta":
 			c.readMeta(m.value)
+		case "inputResponses":
+			c.inputResponses = m.value
+		case "requestState":
+			c.requestState, _ = decodeString(m.value)
 		}
 	}
 	if nameRaw == nil {

@@ -91,6 +91,11 @@ type Options struct {
 	Roots func(ctx context.Context, paths []string, err error)
 	// RootsTimeout bounds each roots/list request; default 10s.
 	RootsTimeout time.Duration
+	// StateKey is the HMAC key that seals the requestState of a
+	// confirmation asked in MCP 2026-07-28 (a result of type
+	// input_required). Processes that serve the same clients must share
+	// it; when empty, the server makes a key of its own at start.
+	StateKey []byte
 	// ConfirmTimeout is how long [Call.Confirm] waits for the user's
 	// answer; default 2 minutes.
 	ConfirmTimeout time.Duration
@@ -123,6 +128,7 @@ type Server struct {
 	sleep  func(context.Context, time.Duration) error // between retries; tests replace it
 	cache  *resultCache
 	budget *semaphore.Weighted // the memory the calls share (budget.go)
+	states *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
 	// serverInfo is the encoded io.modelcontextprotocol/serverInfo of the
 	// results of the modern era (era.go).
 	serverInfo []byte
@@ -181,6 +187,7 @@ func New(opts Options) *Server {
 		now = time.Now
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
+	s.states = newStateKeeper(opts.StateKey, now)
 	s.serverInfo, _ = jsontext.Marshal(serverInfo{Name: opts.Name, Title: opts.Title, Version: opts.Version})
 	s.listeners.log = eventLog{opts.Logger}
 	s.listeners.stages = opts.Tracer != nil || infoEnabled(opts.Logger)

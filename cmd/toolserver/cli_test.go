@@ -51,6 +51,19 @@ func TestABadRootExitsWithOneLine(t *testing.T) {
 	}
 }
 
+func TestAStateKeyFileIsRead(t *testing.T) {
+	if code, _, stderr := runCLI("tools", "--root", ".", "--state-key-file", "main.go"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	short := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(short, []byte("too short\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI("tools", "--root", ".", "--state-key-file", short); code != exitUsage || !strings.Contains(stderr, "holds 9 bytes; use at least 32 random bytes") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -59,6 +72,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--root", ".", "serve"}, `unexpected argument "serve"`},
 		{[]string{"--root", ".", "--log-level", "loud"}, `--log-level "loud" is not one of`},
 		{[]string{"--root", ".", "--max-inflight", "0"}, `--max-inflight 0 must be at least 1`},
+		{[]string{"--root", ".", "--state-key-file", "/does/not/exist"}, `--state-key-file: open /does/not/exist`},
 		{[]string{"--root", ".", "--max-message-bytes", "10"}, `--max-message-bytes 10 is too small`},
 		{[]string{"--bogus"}, `flag provided but not defined: -bogus`},
 		{[]string{"--root", ".", "--tool-timeout", "0s"}, `--tool-timeout 0s must be positive`},

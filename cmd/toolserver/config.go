@@ -22,6 +22,7 @@ type config struct {
 	readOnly        bool
 	allowAdmin      bool
 	confirmWrites   bool
+	stateKeyFile    string
 	maxCalls        int
 	callsPerSecond  float64
 	toolTimeout     time.Duration
@@ -56,6 +57,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.BoolVar(&cfg.readOnly, "read-only", false, "serve only tools that read; nothing can be changed")
 	fs.BoolVar(&cfg.allowAdmin, "allow-admin", false, "also serve admin tools (delete_file)")
 	fs.BoolVar(&cfg.confirmWrites, "confirm-writes", false, "ask the user (MCP elicitation) before every change; clients without elicitation get a refusal")
+	fs.StringVar(&cfg.stateKeyFile, "state-key-file", "", "file holding the key (at least 32 bytes) that seals the state of a confirmation asked over MCP 2026-07-28; processes serving the same clients must share it (default: a key made at start)")
 	fs.IntVar(&cfg.maxCalls, "max-calls", 0, "tool calls one session may make (0: no limit)")
 	fs.Float64Var(&cfg.callsPerSecond, "calls-per-second", 0, "rate limit for tool calls, with bursts of one second's worth (0: no limit)")
 	fs.DurationVar(&cfg.toolTimeout, "tool-timeout", 30*time.Second, "longest a tool call may run before the model is told it ran out of time")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -63,6 +64,15 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 	if err != nil {
 		return nil, nil, fmt.Errorf("--lang: %w", err)
 	}
+	var stateKey []byte
+	if cfg.stateKeyFile != "" {
+		if stateKey, err = os.ReadFile(cfg.stateKeyFile); err != nil {
+			return nil, nil, fmt.Errorf("--state-key-file: %w", err)
+		}
+		if stateKey = bytes.TrimSpace(stateKey); len(stateKey) < 32 {
+			return nil, nil, fmt.Errorf("--state-key-file %q holds %d bytes; use at least 32 random bytes, such as the output of: head -c 32 /dev/urandom | base64", cfg.stateKeyFile, len(stateKey))
+		}
+	}
 	rootFs, err := security.OpenRoot(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--root %q cannot be opened: %w", cfg.root, err)
@@ -82,6 +92,7 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 		ReadOnly:        cfg.readOnly,
 		AllowAdmin:      cfg.allowAdmin,
 		ConfirmWrites:   cfg.confirmWrites,
+		StateKey:        stateKey,
 		MaxCalls:        cfg.maxCalls,
 		CallsPerSecond:  cfg.callsPerSecond,
 		ToolTimeout:     cfg.toolTimeout,
