@@ -57,7 +57,8 @@ type Call struct {
 	cacheHit  atomic.Bool                         // the answer came from the cache (policy_cache.go)
 	reserved  int64                               // bytes of the memory budget it holds (budget.go); guarded by mu
 
-	cancelled bool // by the client, so no response is due; guarded by sess.mu
+	cancelled bool        // by the client, so no response is due; guarded by sess.mu
+	hushed    atomic.Bool // cancelled by the client: no progress or log message either
 
 	mu       sync.Mutex // orders progress and events before the answer
 	started  bool       // a worker took the call up

@@ -93,6 +93,9 @@ func (c *Call) Log(level LogLevel, data any) bool {
 	if c.sess == nil {
 		return false
 	}
+	if c.hushed.Load() {
+		return false
+	}
 	if !c.modern {
 		return c.sess.notifyLog(level, c.Tool, data)
 	}

@@ -160,3 +160,33 @@ func TestModernAndLegacyShareNoState(t *testing.T) {
 		t.Fatalf("want the legacy session's debug message, got %s", got)
 	}
 }
+
+// TestNothingFollowsACancellation: once the client cancels a call,
+// nothing more is sent about it, progress included, in either era.
+func TestNothingFollowsACancellation(t *testing.T) {
+	for _, meta := range []string{`"_meta":{"progressToken":"p"}`, `"_meta":{"progressToken":"p","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`} {
+		started, sent := make(chan struct{}), make(chan bool, 1)
+		srv := server.New(server.Options{})
+		err := server.AddTool(srv, server.ToolSpec{Name: "slow", Description: "d", Level: security.Read},
+			func(ctx context.Context, call *server.Call, in GreetArgs) (Greeting, error) {
+				close(started)
+				<-ctx.Done()
+				sent <- call.Progress(1, 2, "after the cancel")
+				return Greeting{}, ctx.Err()
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := servertest.Start(t, srv)
+		c.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"name":"x"},` + meta + `}}`)
+		<-started
+		c.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+		if <-sent {
+			t.Errorf("%s: progress was sent after the cancellation", meta)
+		}
+		c.Send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+		if got := c.Recv(); got != `{"jsonrpc":"2.0","id":"p","result":{}}` {
+			t.Errorf("%s: want only the ping's answer, got %s", meta, got)
+		}
+	}
+}

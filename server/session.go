@@ -177,6 +177,7 @@ func (s *session) cancelCall(params json.RawMessage) {
 	c := s.inflight[key]
 	if c != nil {
 		c.cancelled = true
+		c.hushed.Store(true) // nothing more is sent about it, progress included
 	}
 	s.mu.Unlock()
 	if c == nil {
