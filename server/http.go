@@ -1,0 +1,401 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// This file is the Streamable HTTP transport: one endpoint (mounted at
+// /mcp by the command) that takes one JSON-RPC message per POST. It serves
+// the legacy era (2025-11-25 and earlier) statelessly, as go-sdk's
+// stateless mode does: no Mcp-Session-Id is minted, and every request is
+// served on a session of its own, made for it and drained after its
+// response. Where a legacy feature needs a session that outlives one POST
+// (the server's own requests: roots, elicitation), it is refused at once:
+// the request's peer cannot ask.
+//
+// The road of a request is the stdio road: parseEnvelope checks the body,
+// the session (the core) dispatches it, and the response comes back
+// through the peer, here an httpPeer writing to the POST's response.
+
+// HTTPOptions configure [Server.HTTPHandler].
+type HTTPOptions struct {
+	// AllowedHosts are host names (or IP literals), besides the loopback
+	// names localhost, 127.0.0.1 and ::1, that the Host and Origin headers
+	// may name, with any port. Anything else is refused with 403, against
+	// DNS rebinding. "*" allows every Host and Origin.
+	AllowedHosts []string
+	// Token, when not empty, must come with every request as
+	// "Authorization: Bearer <Token>"; it is compared in constant time.
+	Token string
+	// MaxConcurrent bounds the requests served at once; beyond it a
+	// request is answered 503 with Retry-After. Default 256.
+	MaxConcurrent int
+	// WriteTimeout bounds each write of a response (an SSE stream is many
+	// writes), so that a client that stops reading cannot hold a call
+	// forever. Default 30 seconds.
+	WriteTimeout time.Duration
+}
+
+// HTTPHandler returns the handler of the Streamable HTTP endpoint. It
+// answers POST only; the caller mounts it (at /mcp) and runs the
+// http.Server, with its own timeouts. See the file comment for what is
+// served.
+func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = 256
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = 30 * time.Second
+	}
+	h := &httpHandler{srv: s, opts: opts, sem: make(chan struct{}, opts.MaxConcurrent), hosts: map[string]bool{
+		"localhost": true, "127.0.0.1": true, "::1": true,
+	}}
+	for _, name := range opts.AllowedHosts {
+		name = strings.ToLower(strings.Trim(strings.TrimSpace(name), "[]"))
+		switch name {
+		case "":
+		case "*":
+			h.anyHost = true
+		default:
+			h.hosts[name] = true
+		}
+	}
+	if opts.Token != "" {
+		sum := sha256.Sum256([]byte(opts.Token))
+		h.token = sum[:]
+	}
+	return h
+}
+
+type httpHandler struct {
+	srv     *Server
+	opts    HTTPOptions
+	sem     chan struct{}
+	hosts   map[string]bool
+	anyHost bool
+	token   []byte // sha256 of the token; nil when none is required
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.hostAllowed(r.Host) {
+		h.srv.log.Warn().Str("host", r.Host).Str("remote", r.RemoteAddr).Msg("refused a request for a host not allowed (DNS rebinding?)")
+		httpRefuse(w, http.StatusForbidden, "Forbidden: the Host header names a host this server does not answer for")
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
+		h.srv.log.Warn().Str("origin", origin).Str("remote", r.RemoteAddr).Msg("refused a request from an origin not allowed")
+		httpRefuse(w, http.StatusForbidden, "Forbidden: the Origin header names an origin this server does not answer")
+		return
+	}
+	if h.token != nil && !h.authorized(r.Header.Get("Authorization")) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="toolserver"`)
+		httpRefuse(w, http.StatusUnauthorized, "Unauthorized: send the token as \"Authorization: Bearer <token>\"")
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		httpRefuse(w, http.StatusMethodNotAllowed, "Method Not Allowed: this endpoint takes one JSON-RPC message per POST; it opens no stream and keeps no session")
+		return
+	}
+	select {
+	case h.sem <- struct{}{}:
+		defer func() { <-h.sem }()
+	default:
+		w.Header().Set("Retry-After", "1")
+		httpRefuse(w, http.StatusServiceUnavailable, "Service Unavailable: too many requests at once; retry shortly")
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			httpRefuse(w, http.StatusUnsupportedMediaType, "Unsupported Media Type: send the message as application/json")
+			return
+		}
+	}
+	body, status, werr := h.readBody(w, r)
+	if werr != nil {
+		h.srv.log.Debug().Int64("code", werr.code).Str("reason", werr.message).Msg("refused a message")
+		writeJSON(w, status, appendError(nil, werr.id, werr.code, werr.message, nil))
+		return
+	}
+	env, werr := parseEnvelope(body)
+	if werr != nil {
+		h.srv.log.Debug().Int64("code", werr.code).Str("reason", werr.message).Msg("refused a message")
+		writeJSON(w, http.StatusBadRequest, appendError(nil, werr.id, werr.code, werr.message, nil))
+		return
+	}
+	switch env.kind {
+	case kindNotification:
+		// Stateless: a notification has no session to act on. In
+		// particular notifications/cancelled cannot reach a call served by
+		// another POST; closing that POST is how a client cancels it.
+		h.srv.log.Debug().Str("method", env.method).Msg("accepted a notification")
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case kindResponse:
+		// The server asks nothing over stateless HTTP, so no response can
+		// be awaited.
+		h.srv.log.Debug().RawJSON("id", env.id).Msg("ignored a response: the server sent no request over HTTP")
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.serveRequest(w, r, env)
+}
+
+// readBody reads the body of a POST, at most MaxMessageBytes of it. A
+// body over the limit is 413, with the sentence stdio answers an
+// over-long line with.
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, *wireError) {
+	limit := h.srv.opts.MaxMessageBytes
+	tooLong := &wireError{code: jsonrpc2.CodeInvalidRequest, message: fmt.Sprintf(
+		"Invalid Request: the message is longer than the limit of %d bytes (--max-message-bytes) and was discarded", limit)}
+	if r.ContentLength > int64(limit) {
+		return nil, http.StatusRequestEntityTooLarge, tooLong
+	}
+	n := 512
+	if r.ContentLength > 0 {
+		n = int(r.ContentLength)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, n+1))
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, int64(limit)))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, http.StatusRequestEntityTooLarge, tooLong
+	case err != nil:
+		return nil, http.StatusBadRequest, &wireError{code: jsonrpc2.CodeParseError,
+			message: "Parse error: the request body could not be read: " + err.Error()}
+	}
+	body := bytes.TrimSpace(buf.Bytes())
+	if len(body) == 0 {
+		return nil, http.StatusBadRequest, &wireError{code: jsonrpc2.CodeInvalidRequest,
+			message: "Invalid Request: the body is empty; send one JSON-RPC message per POST"}
+	}
+	return body, 0, nil
+}
+
+// serveRequest serves one request on a session of its own and writes its
+// response, after the notifications the call sent before it.
+func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, env envelope) {
+	ctx := r.Context()
+	p := &httpPeer{
+		w:        w,
+		rc:       http.NewResponseController(w),
+		timeout:  h.opts.WriteTimeout,
+		streamOK: acceptsStream(r.Header.Values("Accept")),
+		answered: make(chan struct{}),
+	}
+	sess := newSession(ctx, h.srv, p)
+	statelessSession(sess, env.method)
+	sess.dispatch(env)
+	select {
+	case <-p.answered:
+	case <-ctx.Done():
+		// The client went away: cancel the call, as notifications/cancelled
+		// would on stdio, and write nothing more.
+		p.close()
+		sess.dispatch(cancelEnvelope(env.id))
+	}
+	sess.drain(h.srv.opts.ShutdownGrace)
+	p.close()
+}
+
+// statelessSession readies a fresh session to serve one request without a
+// handshake: it counts as initialized (unless the request is initialize
+// itself, which is answered as usual) and has no client roots to wait for.
+func statelessSession(sess *session, method string) {
+	if method != "initialize" {
+		sess.initialized.Store(true)
+	}
+	sess.roots.once.Do(func() { close(sess.roots.ready) })
+}
+
+// cancelEnvelope is the notifications/cancelled a client would send for
+// the request with this id.
+func cancelEnvelope(id []byte) envelope {
+	params := make([]byte, 0, len(id)+64)
+	params = append(params, `{"requestId":`...)
+	params = append(params, id...)
+	params = append(params, `,"reason":"the HTTP client disconnected"}`...)
+	return envelope{kind: kindNotification, method: "notifications/cancelled", params: params}
+}
+
+// httpPeer is the peer of one POST. The first message that is not a
+// notification is the response: it ends the exchange. Notifications sent
+// before it turn the reply into an SSE stream; after it, nothing more is
+// written.
+type httpPeer struct {
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	timeout  time.Duration
+	streamOK bool // the client accepts text/event-stream
+
+	mu       sync.Mutex
+	streamed bool // the reply is an SSE stream; its header is written
+	done     bool // the response is written, or the handler is returning
+	werr     error
+	answered chan struct{} // closed when the response is written
+}
+
+var errNoSession = errors.New("stateless HTTP: no session to carry a request to the client")
+
+// ask implements peer: over stateless HTTP the server cannot ask the
+// client anything, so every request fails at once.
+func (p *httpPeer) ask(context.Context, string, any, any) error { return errNoSession }
+
+// send implements peer.
+func (p *httpPeer) send(msg []byte) error {
+	msg = bytes.TrimSuffix(msg, []byte("\n"))
+	response := !isNotification(msg)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return errServed
+	}
+	if p.werr != nil {
+		return p.werr
+	}
+	if !response {
+		if !p.streamOK {
+			return nil // the client takes JSON only: the notification is dropped
+		}
+		if !p.streamed {
+			h := p.w.Header()
+			h.Set("Content-Type", "text/event-stream")
+			h.Set("Cache-Control", "no-cache")
+			h.Set("X-Accel-Buffering", "no")
+			p.w.WriteHeader(http.StatusOK)
+			p.streamed = true
+		}
+		return p.writeEvent(msg)
+	}
+	p.done = true
+	defer close(p.answered)
+	if p.streamed {
+		return p.writeEvent(msg)
+	}
+	_ = p.rc.SetWriteDeadline(time.Now().Add(p.timeout))
+	writeJSON(p.w, http.StatusOK, msg)
+	return nil
+}
+
+// writeEvent writes one message as an SSE event and flushes it. p.mu is
+// held.
+func (p *httpPeer) writeEvent(msg []byte) error {
+	_ = p.rc.SetWriteDeadline(time.Now().Add(p.timeout))
+	b := make([]byte, 0, len(msg)+32)
+	b = append(b, "event: message\ndata: "...)
+	b = append(b, msg...)
+	b = append(b, "\n\n"...)
+	if _, err := p.w.Write(b); err != nil {
+		p.werr = fmt.Errorf("write to client: %w", err)
+		return p.werr
+	}
+	if err := p.rc.Flush(); err != nil {
+		p.werr = fmt.Errorf("flush to client: %w", err)
+		return p.werr
+	}
+	return nil
+}
+
+// close ends the exchange: nothing more is written.
+func (p *httpPeer) close() {
+	p.mu.Lock()
+	p.done = true
+	p.mu.Unlock()
+}
+
+// isNotification reports whether an outgoing message, as wire.go writes
+// them, is a notification: it has a method and no id.
+func isNotification(msg []byte) bool {
+	return bytes.HasPrefix(msg, []byte(`{"jsonrpc":"2.0","method":`))
+}
+
+// acceptsStream reports whether the Accept headers allow an SSE reply.
+// No Accept header accepts anything.
+func acceptsStream(values []string) bool {
+	if len(values) == 0 {
+		return true
+	}
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err == nil && (mt == "text/event-stream" || mt == "*/*" || mt == "text/*") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeJSON writes a complete JSON reply.
+func writeJSON(w http.ResponseWriter, status int, msg []byte) {
+	msg = bytes.TrimSuffix(msg, []byte("\n"))
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(msg)))
+	w.WriteHeader(status)
+	_, _ = w.Write(msg)
+}
+
+// httpRefuse answers a request refused before its body is read.
+func httpRefuse(w http.ResponseWriter, status int, text string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, text+"\n")
+}
+
+// hostAllowed reports whether a Host header (a name or address, with or
+// without a port) is one the server answers for.
+func (h *httpHandler) hostAllowed(hostport string) bool {
+	if h.anyHost {
+		return true
+	}
+	host := hostport
+	if hh, _, err := net.SplitHostPort(hostport); err == nil {
+		host = hh
+	}
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	return host != "" && h.hosts[host]
+}
+
+// originAllowed reports whether an Origin header names an allowed host.
+// "null" and anything that is not a URL with a host are refused.
+func (h *httpHandler) originAllowed(origin string) bool {
+	if h.anyHost {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return h.hostAllowed(u.Host)
+}
+
+// authorized reports, in constant time, whether an Authorization header
+// carries the token.
+func (h *httpHandler) authorized(header string) bool {
+	const scheme = "bearer "
+	if len(header) < len(scheme) || !strings.EqualFold(header[:len(scheme)], scheme) {
+		return false
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(header[len(scheme):])))
+	return subtle.ConstantTimeCompare(sum[:], h.token) == 1
+}
