@@ -30,7 +30,8 @@ type config struct {
 	maxWriteBytes   int64
 	metricsAddr     string
 	version         bool
-	jsonArgs        onceFlag // call only
+	jsonArgs        onceFlag   // call only
+	http            httpConfig // serve only (http.go)
 }
 
 // onceFlag is a string flag that remembers how often it was given, so that
@@ -65,6 +66,9 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.Int64Var(&cfg.maxWriteBytes, "max-write-bytes", security.DefaultMaxWriteBytes, "most bytes one call may write: a file written, edited or copied (its full size, holes included), a directory copied")
 	fs.IntVar(&cfg.maxRepeats, "max-repeats", 4, "identical tool calls allowed back to back before the next is refused as a loop (-1: no limit)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
+	if cmd == "serve" {
+		addHTTPFlags(fs, &cfg.http)
+	}
 	if cmd == "call" {
 		fs.Var(&cfg.jsonArgs, "json", `the arguments as one JSON object, e.g. '{"expr":"1/3"}' (instead of key=value)`)
 	}

@@ -141,6 +141,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if !flagSet(fs, "memory-limit-mib") && getenv("GOMEMLIMIT") != "" {
 			cfg.memoryLimitMiB = 0 // the runtime read GOMEMLIMIT already
 		}
-		return serve(ctx, srv, m, cfg, log, stdin, stdout)
+		return serve(ctx, srv, m, cfg, log, stdin, stdout, stderr)
 	}
 }

@@ -137,8 +137,13 @@ func instructions(rootName string, cfg *config) string {
 }
 
 // serve speaks MCP on stdin and stdout until stdin closes or a signal
-// arrives, then lets calls in flight finish.
-func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *config, log zerolog.Logger, stdin io.Reader, stdout io.Writer) int {
+// arrives, then lets calls in flight finish; with --http, it serves
+// Streamable HTTP instead (http.go).
+func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *config, log zerolog.Logger, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := cfg.http.check(); err != nil {
+		fmt.Fprintln(stderr, "toolserver:", err)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cfg.metricsAddr != "" {
@@ -152,6 +157,9 @@ func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *con
 	if cfg.memoryLimitMiB > 0 {
 		prev := debug.SetMemoryLimit(int64(cfg.memoryLimitMiB) << 20)
 		defer debug.SetMemoryLimit(prev) // run may be called again, in tests
+	}
+	if cfg.http.addr != "" {
+		return serveHTTP(ctx, srv, &cfg.http, log, stderr)
 	}
 	log.Info().Str("version", version()).Int64("memory_limit", debug.SetMemoryLimit(-1)).Msg("serving MCP on stdio")
 	stdin, restore := pollable(stdin)
