@@ -90,6 +90,46 @@ type httpHandler struct {
 	hosts   map[string]bool
 	anyHost bool
 	token   []byte // sha256 of the token; nil when none is required
+
+	// The limits of [Options.MaxCalls] and [Options.CallsPerSecond], one
+	// per client: per token when one is required, otherwise per client
+	// address. Beyond maxLimiters clients, the others share one.
+	limitMu  sync.Mutex
+	limiters map[string]*callLimiter
+}
+
+const maxLimiters = 1 << 16
+
+// limiterFor returns the call limiter of the client of r, or nil when the
+// server has no limits.
+func (h *httpHandler) limiterFor(r *http.Request) *callLimiter {
+	if h.srv.opts.MaxCalls <= 0 && h.srv.opts.CallsPerSecond <= 0 {
+		return nil
+	}
+	key := "token"
+	if h.token == nil {
+		key = r.RemoteAddr
+		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			key = host
+		}
+	}
+	h.limitMu.Lock()
+	defer h.limitMu.Unlock()
+	if h.limiters == nil {
+		h.limiters = make(map[string]*callLimiter)
+	}
+	l := h.limiters[key]
+	if l == nil {
+		if len(h.limiters) >= maxLimiters {
+			key = "overflow"
+			if l = h.limiters[key]; l != nil {
+				return l
+			}
+		}
+		l = newCallLimiter(&h.srv.opts)
+		h.limiters[key] = l
+	}
+	return l
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -202,6 +242,9 @@ func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, env e
 	}
 	sess := newSession(ctx, h.srv, p)
 	statelessSession(sess, env.method)
+	if l := h.limiterFor(r); l != nil {
+		sess.limiter = l // the limits hold across the client's requests
+	}
 	sess.dispatch(env)
 	select {
 	case <-p.answered:

@@ -313,3 +313,18 @@ func TestAcceptsStream(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPLimitsHoldAcrossRequests(t *testing.T) {
+	ts, _ := httpTestServer(t, Options{MaxCalls: 2}, HTTPOptions{})
+	for i := 1; i <= 3; i++ {
+		r := post(t, ts, "POST", httpCall, nil)
+		refused := strings.Contains(r.body, "has used all 2 tool calls")
+		if refused != (i == 3) {
+			t.Fatalf("call %d: %q", i, r.body)
+		}
+	}
+	// ping is no tool call.
+	if r := post(t, ts, "POST", httpPing, nil); !strings.Contains(r.body, `"result":{}`) {
+		t.Fatalf("ping: %q", r.body)
+	}
+}
