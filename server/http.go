@@ -32,6 +32,14 @@ import (
 // The road of a request is the stdio road: parseEnvelope checks the body,
 // the session (the core) dispatches it, and the response comes back
 // through the peer, here an httpPeer writing to the POST's response.
+//
+// The modern era (2026-07-28) plugs in at three places, all in this file:
+// after parseEnvelope, where the era of the request is decided from its
+// _meta and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers are
+// checked (400 with -32020); in serveRequest, which readies the session
+// for the era (statelessSession); and in httpPeer.send, where a JSON
+// response's HTTP status would follow its error code (-32601 → 404, other
+// protocol errors → 400; legacy answers 200).
 
 // HTTPOptions configure [Server.HTTPHandler].
 type HTTPOptions struct {
@@ -50,6 +58,9 @@ type HTTPOptions struct {
 	// writes), so that a client that stops reading cannot hold a call
 	// forever. Default 30 seconds.
 	WriteTimeout time.Duration
+	// BodyTimeout bounds the reading of a request's body, so that a
+	// client sending it slowly cannot hold a place. Default 30 seconds.
+	BodyTimeout time.Duration
 }
 
 // HTTPHandler returns the handler of the Streamable HTTP endpoint. It
@@ -62,6 +73,9 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	}
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 30 * time.Second
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = 30 * time.Second
 	}
 	h := &httpHandler{srv: s, opts: opts, sem: make(chan struct{}, opts.MaxConcurrent), hosts: map[string]bool{
 		"localhost": true, "127.0.0.1": true, "::1": true,
@@ -167,6 +181,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !knownVersion(v) {
+		writeJSON(w, http.StatusBadRequest, appendError(nil, nil, jsonrpc2.CodeInvalidRequest, fmt.Sprintf(
+			"Bad Request: MCP-Protocol-Version %q is not one this server speaks (%s)", shortenString(v, 40), strings.Join(protocolVersions[:], ", ")), nil))
+		return
+	}
 	body, status, werr := h.readBody(w, r)
 	if werr != nil {
 		h.srv.log.Debug().Int64("code", werr.code).Str("reason", werr.message).Msg("refused a message")
@@ -212,7 +231,12 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 		n = int(r.ContentLength)
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, n+1))
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, int64(limit)))
+	// No deadline once the body is in: the server goes on reading the
+	// connection to notice the client leaving, which cancels the call.
+	_ = rc.SetReadDeadline(time.Time{})
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
@@ -266,6 +290,18 @@ func statelessSession(sess *session, method string) {
 		sess.initialized.Store(true)
 	}
 	sess.roots.once.Do(func() { close(sess.roots.ready) })
+}
+
+// knownVersion reports whether an MCP-Protocol-Version header names a
+// revision the server speaks, or 2026-07-28, which current clients send
+// when they probe server/discover and then fall back from.
+func knownVersion(v string) bool {
+	for _, known := range protocolVersions {
+		if v == known {
+			return true
+		}
+	}
+	return v == "2026-07-28"
 }
 
 // cancelEnvelope is the notifications/cancelled a client would send for

@@ -59,6 +59,15 @@ func httpTestServer(t *testing.T, opts Options, hopts HTTPOptions) (*httptest.Se
 			}
 			return httpEchoOut(in), nil
 		}))
+	must(AddTool(srv, ToolSpec{Name: "nap", Description: "Sleeps half a second."},
+		func(ctx context.Context, _ *Call, _ struct{}) (httpEchoOut, error) {
+			select {
+			case <-time.After(500 * time.Millisecond):
+				return httpEchoOut{Text: "slept"}, nil
+			case <-ctx.Done():
+				return httpEchoOut{}, ctx.Err()
+			}
+		}))
 	ts := httptest.NewServer(srv.HTTPHandler(hopts))
 	t.Cleanup(ts.Close)
 	return ts, cancelled
@@ -326,5 +335,45 @@ func TestHTTPLimitsHoldAcrossRequests(t *testing.T) {
 	// ping is no tool call.
 	if r := post(t, ts, "POST", httpPing, nil); !strings.Contains(r.body, `"result":{}`) {
 		t.Fatalf("ping: %q", r.body)
+	}
+}
+
+func TestHTTPProtocolVersionHeader(t *testing.T) {
+	ts, _ := httpTestServer(t, Options{}, HTTPOptions{})
+	for _, tc := range []struct {
+		version string
+		status  int
+	}{{"2025-11-25", 200}, {"2025-06-18", 200}, {"2026-07-28", 200}, {"v999", 400}} {
+		r := post(t, ts, "POST", httpPing, map[string]string{"MCP-Protocol-Version": tc.version})
+		if r.status != tc.status {
+			t.Errorf("MCP-Protocol-Version %s: %d %q", tc.version, r.status, r.body)
+		}
+	}
+}
+
+func TestHTTPSlowBody(t *testing.T) {
+	ts, _ := httpTestServer(t, Options{}, HTTPOptions{BodyTimeout: 200 * time.Millisecond})
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req, _ := http.NewRequest("POST", ts.URL, pr)
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan error, 1)
+	go func() {
+		resp, err := ts.Client().Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	_, _ = io.WriteString(pw, `{"jsonrpc":`)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a body that never ends held the request")
+	}
+	// A call longer than the body timeout is not cut short.
+	r := post(t, ts, "POST", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nap","arguments":{}}}`, nil)
+	if !strings.Contains(r.body, `"structuredContent":{"text":"slept"}`) {
+		t.Fatalf("nap: %d %q", r.status, r.body)
 	}
 }
