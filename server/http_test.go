@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -375,5 +376,26 @@ func TestHTTPSlowBody(t *testing.T) {
 	r := post(t, ts, "POST", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nap","arguments":{}}}`, nil)
 	if !strings.Contains(r.body, `"structuredContent":{"text":"slept"}`) {
 		t.Fatalf("nap: %d %q", r.status, r.body)
+	}
+}
+
+func TestHTTPLeavesNoGoroutines(t *testing.T) {
+	ts, _ := httpTestServer(t, Options{}, HTTPOptions{})
+	post(t, ts, "POST", httpCall, nil)
+	ts.Client().CloseIdleConnections()
+	time.Sleep(50 * time.Millisecond)
+	before := runtime.NumGoroutine()
+	for i := 0; i < 200; i++ {
+		post(t, ts, "POST", httpCall, nil)
+		post(t, ts, "POST", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"steps","arguments":{"text":"done"},"_meta":{"progressToken":"tok"}}}`, nil)
+	}
+	ts.Client().CloseIdleConnections()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+2 {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("goroutines: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
