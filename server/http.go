@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,13 +35,12 @@ import (
 // the session (the core) dispatches it, and the response comes back
 // through the peer, here an httpPeer writing to the POST's response.
 //
-// The modern era (2026-07-28) plugs in at three places, all in this file:
-// after parseEnvelope, where the era of the request is decided from its
-// _meta and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers are
-// checked (400 with -32020); in serveRequest, which readies the session
-// for the era (statelessSession); and in httpPeer.send, where a JSON
-// response's HTTP status would follow its error code (-32601 → 404, other
-// protocol errors → 400; legacy answers 200).
+// A request of the modern era (2026-07-28) is told apart after
+// parseEnvelope, by its _meta (era.go), and its MCP-Protocol-Version,
+// Mcp-Method and Mcp-Name headers must then agree with its body (400 with
+// -32020); the session serves it as it does on stdio, and httpPeer.send
+// gives its error responses the status their code calls for (-32601 →
+// 404, other errors → 400; legacy answers 200).
 
 // HTTPOptions configure [Server.HTTPHandler].
 type HTTPOptions struct {
@@ -198,6 +199,25 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, appendError(nil, werr.id, werr.code, werr.message, nil))
 		return
 	}
+	modern := false
+	if env.kind == kindRequest {
+		e, perr := readEra(env.params)
+		if perr != nil {
+			var data any
+			if perr.data != nil {
+				data = perr.data
+			}
+			writeJSON(w, errorStatus(perr.code), appendError(nil, env.id, perr.code, perr.message, data))
+			return
+		}
+		if e.modern {
+			if msg := modernHeaderMismatch(r.Header, env); msg != "" {
+				writeJSON(w, http.StatusBadRequest, appendError(nil, env.id, codeHeaderMismatch, "Header mismatch: "+msg, nil))
+				return
+			}
+			modern = true
+		}
+	}
 	switch env.kind {
 	case kindNotification:
 		// Stateless: a notification has no session to act on. In
@@ -213,7 +233,68 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	h.serveRequest(w, r, env)
+	h.serveRequest(w, r, env, modern)
+}
+
+// codeHeaderMismatch is the error of a modern request whose HTTP headers
+// do not say what its body says.
+const codeHeaderMismatch = -32020
+
+// modernHeaderMismatch checks the headers a request of MCP 2026-07-28
+// must carry over HTTP: MCP-Protocol-Version equal to its _meta,
+// Mcp-Method equal to its method, and for tools/call Mcp-Name equal to
+// the tool (plain, or as =?base64?…?=). It returns what does not match,
+// or "".
+func modernHeaderMismatch(h http.Header, env envelope) string {
+	if v := strings.TrimSpace(h.Get("MCP-Protocol-Version")); v != ModernVersion {
+		return fmt.Sprintf("the MCP-Protocol-Version header is %q; a request whose _meta says %s must say so in the header too", shortenString(v, 40), ModernVersion)
+	}
+	if m := strings.TrimSpace(h.Get("Mcp-Method")); m != env.method {
+		return fmt.Sprintf("the Mcp-Method header is %q, the body's method %q; send the method in both", shortenString(m, 40), shortenString(env.method, 40))
+	}
+	if env.method != "tools/call" {
+		return ""
+	}
+	var name string
+	var buf [8]member
+	if env.params != nil {
+		for _, m := range appendMembers(buf[:0], env.params) {
+			if m.name == "name" {
+				name, _ = decodeString(m.value)
+			}
+		}
+	}
+	got, ok := decodeMcpName(strings.TrimSpace(h.Get("Mcp-Name")))
+	if !ok || got != name {
+		return fmt.Sprintf("the Mcp-Name header does not name the tool the body calls (%q); send the tool's name in both", shortenString(name, 40))
+	}
+	return ""
+}
+
+// decodeMcpName reads an Mcp-Name header: the name as it is, or encoded
+// as =?base64?…?= for names a header cannot carry.
+func decodeMcpName(v string) (string, bool) {
+	if b64, ok := strings.CutPrefix(v, "=?base64?"); ok {
+		b64, ok = strings.CutSuffix(b64, "?=")
+		if !ok {
+			return "", false
+		}
+		b, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			return "", false
+		}
+		return string(b), true
+	}
+	return v, v != ""
+}
+
+// errorStatus is the HTTP status of a modern request's JSON-RPC error:
+// 404 for a method not found, 400 for the rest.
+func errorStatus(code int64) int {
+	if code == jsonrpc2.CodeMethodNotFound {
+		return http.StatusNotFound
+	}
+	return http.StatusBadRequest
 }
 
 // readBody reads the body of a POST, at most MaxMessageBytes of it. A
@@ -255,13 +336,14 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 
 // serveRequest serves one request on a session of its own and writes its
 // response, after the notifications the call sent before it.
-func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, env envelope) {
+func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, env envelope, modern bool) {
 	ctx := r.Context()
 	p := &httpPeer{
 		w:        w,
 		rc:       http.NewResponseController(w),
 		timeout:  h.opts.WriteTimeout,
 		streamOK: acceptsStream(r.Header.Values("Accept")),
+		modern:   modern,
 		answered: make(chan struct{}),
 	}
 	sess := newSession(ctx, h.srv, p)
@@ -323,6 +405,7 @@ type httpPeer struct {
 	rc       *http.ResponseController
 	timeout  time.Duration
 	streamOK bool // the client accepts text/event-stream
+	modern   bool // the request is of MCP 2026-07-28: an error's status follows its code
 
 	mu       sync.Mutex
 	streamed bool // the reply is an SSE stream; its header is written
@@ -369,7 +452,18 @@ func (p *httpPeer) send(msg []byte) error {
 		return p.writeEvent(msg)
 	}
 	_ = p.rc.SetWriteDeadline(time.Now().Add(p.timeout))
-	writeJSON(p.w, http.StatusOK, msg)
+	status := http.StatusOK
+	if p.modern {
+		var r struct {
+			Error *struct {
+				Code int64 `json:"code"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(msg, &r) == nil && r.Error != nil {
+			status = errorStatus(r.Error.Code)
+		}
+	}
+	writeJSON(p.w, status, msg)
 	return nil
 }
 

@@ -399,3 +399,52 @@ func TestHTTPLeavesNoGoroutines(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestHTTPModernHeadersAndStatuses: a request of MCP 2026-07-28 over HTTP
+// must say in its headers what its body says (400 with -32020
+// otherwise), and its errors have the status their code calls for.
+func TestHTTPModernHeadersAndStatuses(t *testing.T) {
+	ts, _ := httpTestServer(t, Options{}, HTTPOptions{})
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + meta + `}}`
+	discover := `{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{` + meta + `}}`
+	ping := `{"jsonrpc":"2.0","id":3,"method":"ping","params":{` + meta + `}}`
+	good := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo"}
+	with := func(k, v string) map[string]string {
+		h := map[string]string{}
+		for a, b := range good {
+			h[a] = b
+		}
+		if v == "" {
+			delete(h, k)
+		} else {
+			h[k] = v
+		}
+		return h
+	}
+	cases := []struct {
+		name   string
+		body   string
+		header map[string]string
+		status int
+		want   string
+	}{
+		{"a call with its headers", call, good, 200, `"resultType":"complete"`},
+		{"Mcp-Name in base64", call, with("Mcp-Name", "=?base64?ZWNobw==?="), 200, `"resultType":"complete"`},
+		{"no MCP-Protocol-Version", call, with("MCP-Protocol-Version", ""), 400, `"code":-32020`},
+		{"another MCP-Protocol-Version", call, with("MCP-Protocol-Version", "2025-11-25"), 400, `"code":-32020`},
+		{"no Mcp-Method", call, with("Mcp-Method", ""), 400, `"code":-32020`},
+		{"another Mcp-Method", call, with("Mcp-Method", "tools/list"), 400, `"code":-32020`},
+		{"no Mcp-Name", call, with("Mcp-Name", ""), 400, `"code":-32020`},
+		{"another Mcp-Name", call, with("Mcp-Name", "steps"), 400, `"code":-32020`},
+		{"discover", discover, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 200, `"supportedVersions"`},
+		{"a removed method is 404", ping, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "ping"}, 404, `"code":-32601`},
+		{"an unknown version is 400", strings.Replace(discover, "2026-07-28", "2099-01-01", 1), map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 400, `"code":-32022`},
+	}
+	for _, tc := range cases {
+		r := post(t, ts, "POST", tc.body, tc.header)
+		if r.status != tc.status || !strings.Contains(r.body, tc.want) {
+			t.Errorf("%s: %d %s; want %d and %s", tc.name, r.status, r.body, tc.status, tc.want)
+		}
+	}
+}

@@ -52,13 +52,13 @@ func httpHandlerFor(t *testing.T, args ...string) http.Handler {
 // TestInteropOverHTTPWithTheOfficialGoSDK drives the HTTP handler with
 // the official Go MCP client's Streamable HTTP transport, pinned to the
 // legacy era and with its default handshake (which probes
-// server/discover, gets -32601 and falls back to initialize).
+// server/discover and then speaks 2026-07-28).
 func TestInteropOverHTTPWithTheOfficialGoSDK(t *testing.T) {
 	ts := httptest.NewServer(httpHandlerFor(t, "--root", playground(t), "--http", "127.0.0.1:0"))
 	defer ts.Close()
-	for _, tc := range []struct{ name, pin string }{
-		{"pinned to 2025-11-25", "2025-11-25"},
-		{"default handshake", ""},
+	for _, tc := range []struct{ name, pin, want string }{
+		{"pinned to 2025-11-25", "2025-11-25", "2025-11-25"},
+		{"default handshake (discover, then 2026-07-28)", "", "2026-07-28"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -70,14 +70,16 @@ func TestInteropOverHTTPWithTheOfficialGoSDK(t *testing.T) {
 				t.Fatalf("connect: %v", err)
 			}
 			defer cs.Close()
-			if init := cs.InitializeResult(); init.ProtocolVersion != "2025-11-25" || init.ServerInfo.Name != "toolserver" {
+			if init := cs.InitializeResult(); init.ProtocolVersion != tc.want || init.ServerInfo.Name != "toolserver" {
 				t.Fatalf("initialize result: %+v", init)
 			}
 			if cs.ID() != "" {
 				t.Fatalf("the server minted a session id: %q", cs.ID())
 			}
-			if err := cs.Ping(ctx, nil); err != nil {
-				t.Fatalf("ping: %v", err)
+			if tc.want != "2026-07-28" { // ping is not part of 2026-07-28
+				if err := cs.Ping(ctx, nil); err != nil {
+					t.Fatalf("ping: %v", err)
+				}
 			}
 			list, err := cs.ListTools(ctx, nil)
 			if err != nil {
