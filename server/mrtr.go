@@ -41,22 +41,56 @@ type statePayload struct {
 	Nonce   string `json:"nonce"` // random, accepted once
 }
 
-// stateKeeper seals and opens request states and remembers the nonces
-// used, until their states expire.
-type stateKeeper struct {
-	key []byte
-	now func() time.Time
-
-	mu   sync.Mutex
-	used map[string]int64 // nonce → expiry
+// NonceStore remembers the nonces of the confirmations a server has
+// accepted, so that each is accepted once. Set one in [Options.Nonces]
+// that several processes share (see [DirNonces]) where they serve the same
+// clients; the default remembers them in this process only.
+type NonceStore interface {
+	// Spend records nonce, whose state expires at expires (unix
+	// seconds), and reports whether it was new.
+	Spend(nonce string, expires int64) (bool, error)
 }
 
-func newStateKeeper(key []byte, now func() time.Time) *stateKeeper {
+// stateKeeper seals and opens request states and spends their nonces.
+type stateKeeper struct {
+	key    []byte
+	now    func() time.Time
+	nonces NonceStore
+}
+
+func newStateKeeper(key []byte, now func() time.Time, nonces NonceStore) *stateKeeper {
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		_, _ = rand.Read(key) // one process: a key of its own
 	}
-	return &stateKeeper{key: key, now: now, used: make(map[string]int64)}
+	if nonces == nil {
+		nonces = &memoryNonces{now: now, used: make(map[string]int64)}
+	}
+	return &stateKeeper{key: key, now: now, nonces: nonces}
+}
+
+// memoryNonces is the NonceStore of one process.
+type memoryNonces struct {
+	now  func() time.Time
+	mu   sync.Mutex
+	used map[string]int64 // nonce → expiry
+}
+
+// Spend implements NonceStore; it forgets the nonces of expired states.
+func (m *memoryNonces) Spend(nonce string, expires int64) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now().Unix()
+	for n, exp := range m.used {
+		if exp < now {
+			delete(m.used, n)
+		}
+	}
+	if _, dup := m.used[nonce]; dup {
+		return false, nil
+	}
+	m.used[nonce] = expires
+	return true, nil
 }
 
 // seal returns the requestState of p.
@@ -92,23 +126,6 @@ func (k *stateKeeper) open(state string) (statePayload, error) {
 		return p, errors.New("has expired")
 	}
 	return p, nil
-}
-
-// spend accepts a nonce once; it forgets the nonces of expired states.
-func (k *stateKeeper) spend(nonce string, expires int64) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	now := k.now().Unix()
-	for n, exp := range k.used {
-		if exp < now {
-			delete(k.used, n)
-		}
-	}
-	if _, dup := k.used[nonce]; dup {
-		return false
-	}
-	k.used[nonce] = expires
-	return true
 }
 
 // inputRequired is the answer of a call that needs the user first: the
@@ -169,7 +186,11 @@ func (s *session) modernConfirm(c *Call) func(context.Context, string) error {
 				if !ok {
 					break // no answer: ask again
 				}
-				if !k.spend(p.Nonce, p.Expires) {
+				fresh, err := k.nonces.Spend(p.Nonce, p.Expires)
+				if err != nil {
+					return Internal(fmt.Errorf("spend the nonce of a confirmation: %w", err))
+				}
+				if !fresh {
 					return badState("requestState was used already; send the call again without requestState and inputResponses")
 				}
 				switch action {

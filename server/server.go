@@ -96,6 +96,10 @@ type Options struct {
 	// input_required). Processes that serve the same clients must share
 	// it; when empty, the server makes a key of its own at start.
 	StateKey []byte
+	// Nonces remembers the confirmations accepted, so that a requestState
+	// is accepted once; processes sharing StateKey should share it too
+	// (see [DirNonces]). Default: this process alone remembers them.
+	Nonces NonceStore
 	// ConfirmTimeout is how long [Call.Confirm] waits for the user's
 	// answer; default 2 minutes.
 	ConfirmTimeout time.Duration
@@ -187,7 +191,7 @@ func New(opts Options) *Server {
 		now = time.Now
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
-	s.states = newStateKeeper(opts.StateKey, now)
+	s.states = newStateKeeper(opts.StateKey, now, opts.Nonces)
 	s.serverInfo, _ = jsontext.Marshal(serverInfo{Name: opts.Name, Title: opts.Title, Version: opts.Version})
 	s.listeners.log = eventLog{opts.Logger}
 	s.listeners.stages = opts.Tracer != nil || infoEnabled(opts.Logger)

@@ -23,6 +23,7 @@ type config struct {
 	allowAdmin      bool
 	confirmWrites   bool
 	stateKeyFile    string
+	nonceDir        string
 	maxCalls        int
 	callsPerSecond  float64
 	toolTimeout     time.Duration
@@ -58,6 +59,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.BoolVar(&cfg.readOnly, "read-only", false, "serve only tools that read; nothing can be changed")
 	fs.BoolVar(&cfg.allowAdmin, "allow-admin", false, "also serve admin tools (delete_file)")
 	fs.BoolVar(&cfg.confirmWrites, "confirm-writes", false, "ask the user (MCP elicitation) before every change; clients without elicitation get a refusal")
+	fs.StringVar(&cfg.nonceDir, "nonce-dir", "", "directory, outside the root, where the confirmations accepted over MCP 2026-07-28 are recorded, so that each is accepted once by every process sharing it (default: each process remembers its own)")
 	fs.StringVar(&cfg.stateKeyFile, "state-key-file", "", "file holding the key (at least 32 bytes) that seals the state of a confirmation asked over MCP 2026-07-28; processes serving the same clients must share it (default: a key made at start)")
 	fs.IntVar(&cfg.maxCalls, "max-calls", 0, "tool calls one session may make (0: no limit)")
 	fs.Float64Var(&cfg.callsPerSecond, "calls-per-second", 0, "rate limit for tool calls, with bursts of one second's worth (0: no limit)")

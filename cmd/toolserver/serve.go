@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -73,6 +74,20 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 			return nil, nil, fmt.Errorf("--state-key-file %q holds %d bytes; use at least 32 random bytes, such as the output of: head -c 32 /dev/urandom | base64", cfg.stateKeyFile, len(stateKey))
 		}
 	}
+	var nonces server.NonceStore
+	if cfg.nonceDir != "" {
+		dir, err := filepath.Abs(cfg.nonceDir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--nonce-dir %q: %w", cfg.nonceDir, err)
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, nil, fmt.Errorf("--nonce-dir %q is not a directory", cfg.nonceDir)
+		}
+		if rel, err := filepath.Rel(root, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			return nil, nil, fmt.Errorf("--nonce-dir %q is inside --root; put it outside, where the tools cannot reach it", cfg.nonceDir)
+		}
+		nonces = server.DirNonces{Dir: dir}
+	}
 	rootFs, err := security.OpenRoot(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--root %q cannot be opened: %w", cfg.root, err)
@@ -93,6 +108,7 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 		AllowAdmin:      cfg.allowAdmin,
 		ConfirmWrites:   cfg.confirmWrites,
 		StateKey:        stateKey,
+		Nonces:          nonces,
 		MaxCalls:        cfg.maxCalls,
 		CallsPerSecond:  cfg.callsPerSecond,
 		ToolTimeout:     cfg.toolTimeout,
