@@ -219,13 +219,15 @@ func TestDeployArtifactsMatchTheBinary(t *testing.T) {
 	if err := os.CopyFS(root, os.DirFS(playground(t))); err != nil {
 		t.Fatal(err)
 	}
-	secrets := t.TempDir()
+	secrets, nonces := t.TempDir(), t.TempDir()
 	local := func(args []string, values map[string]string) []string {
 		out := slices.Clone(args)
 		for i, a := range out {
 			switch {
 			case a == "/data":
 				out[i] = root
+			case a == "/nonces":
+				out[i] = nonces
 			case strings.HasPrefix(a, "/run/secrets/"):
 				out[i] = filepath.Join(secrets, path.Base(a))
 				if err := os.WriteFile(out[i], []byte(values[path.Base(a)]), 0o600); err != nil {
