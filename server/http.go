@@ -351,15 +351,22 @@ func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, env e
 	if l := h.limiterFor(r); l != nil {
 		sess.limiter = l // the limits hold across the client's requests
 	}
+	// The call runs here, on the request's own goroutine, which the
+	// connection keeps for its next request: a worker of its own would
+	// grow a fresh stack for every request. If the client goes away
+	// meanwhile, the call is cancelled, as notifications/cancelled would
+	// on stdio, and nothing more is written.
+	sess.inline = true
+	stop := context.AfterFunc(ctx, func() {
+		p.close()
+		sess.dispatch(cancelEnvelope(env.id))
+	})
 	sess.dispatch(env)
 	select {
 	case <-p.answered:
 	case <-ctx.Done():
-		// The client went away: cancel the call, as notifications/cancelled
-		// would on stdio, and write nothing more.
-		p.close()
-		sess.dispatch(cancelEnvelope(env.id))
 	}
+	stop()
 	sess.drain(h.srv.opts.ShutdownGrace)
 	p.close()
 }

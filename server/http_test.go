@@ -282,11 +282,22 @@ func TestHTTPTooManyAtOnce(t *testing.T) {
 	ts, cancelled := httpTestServer(t, Options{}, HTTPOptions{MaxConcurrent: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL,
-		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block","arguments":{"text":"x"}}}`))
+	// The blocking call takes the one place, trying again while a probe
+	// below holds it.
 	go func() {
-		if resp, err := ts.Client().Do(req); err == nil {
+		for ctx.Err() == nil {
+			req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL,
+				strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block","arguments":{"text":"x"}}}`))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := ts.Client().Do(req)
+			if err != nil {
+				return
+			}
 			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
 	}()
 	deadline := time.Now().Add(5 * time.Second)

@@ -29,6 +29,7 @@ type session struct {
 	workMu    sync.Mutex    // guards draining, stopping, and work against a send after close
 	draining  bool          // no new call may start: drain is waiting for the running ones
 	stopping  bool
+	inline    bool // calls run on the dispatching goroutine (one request per session: HTTP)
 	running   sync.WaitGroup
 
 	trace  string      // in every log line of the session's calls

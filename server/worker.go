@@ -12,6 +12,10 @@ import (
 // goroutine per call spent most of its time copying its stack). There are
 // never more workers than slots.
 func (s *session) run(c *Call) {
+	if s.inline {
+		s.serve(c)
+		return
+	}
 	s.workMu.Lock()
 	defer s.workMu.Unlock()
 	if s.stopping {

@@ -31,7 +31,7 @@ import (
 
 // httpHandlerFor builds the server of the command line args and returns
 // the handler --http would serve (/mcp and /healthz).
-func httpHandlerFor(t *testing.T, args ...string) http.Handler {
+func httpHandlerFor(t testing.TB, args ...string) http.Handler {
 	t.Helper()
 	cfg, fs := newConfig("serve", io.Discard)
 	if err := fs.Parse(args); err != nil {
