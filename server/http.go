@@ -106,21 +106,25 @@ type httpHandler struct {
 	anyHost bool
 	token   []byte // sha256 of the token; nil when none is required
 
-	// The limits of [Options.MaxCalls] and [Options.CallsPerSecond], one
-	// per client: per token when one is required, otherwise per client
-	// address. Beyond maxLimiters clients, the others share one.
-	limitMu  sync.Mutex
-	limiters map[string]*callLimiter
+	// What holds per client across its requests, which are served on
+	// sessions of their own: the limits of [Options.MaxCalls] and
+	// [Options.CallsPerSecond], and the loop guard. A client is its token
+	// when one is required, otherwise its address; beyond maxClients
+	// clients, the others share one.
+	clientMu sync.Mutex
+	clients  map[string]*httpClient
 }
 
-const maxLimiters = 1 << 16
+// httpClient is the state one client keeps across its requests.
+type httpClient struct {
+	limiter *callLimiter
+	guard   *loopGuard
+}
 
-// limiterFor returns the call limiter of the client of r, or nil when the
-// server has no limits.
-func (h *httpHandler) limiterFor(r *http.Request) *callLimiter {
-	if h.srv.opts.MaxCalls <= 0 && h.srv.opts.CallsPerSecond <= 0 {
-		return nil
-	}
+const maxClients = 1 << 16
+
+// clientOf returns the state of the client of r.
+func (h *httpHandler) clientOf(r *http.Request) *httpClient {
 	key := "token"
 	if h.token == nil {
 		key = r.RemoteAddr
@@ -128,23 +132,23 @@ func (h *httpHandler) limiterFor(r *http.Request) *callLimiter {
 			key = host
 		}
 	}
-	h.limitMu.Lock()
-	defer h.limitMu.Unlock()
-	if h.limiters == nil {
-		h.limiters = make(map[string]*callLimiter)
+	h.clientMu.Lock()
+	defer h.clientMu.Unlock()
+	if h.clients == nil {
+		h.clients = make(map[string]*httpClient)
 	}
-	l := h.limiters[key]
-	if l == nil {
-		if len(h.limiters) >= maxLimiters {
+	c := h.clients[key]
+	if c == nil {
+		if len(h.clients) >= maxClients {
 			key = "overflow"
-			if l = h.limiters[key]; l != nil {
-				return l
+			if c = h.clients[key]; c != nil {
+				return c
 			}
 		}
-		l = newCallLimiter(&h.srv.opts)
-		h.limiters[key] = l
+		c = &httpClient{limiter: newCallLimiter(&h.srv.opts), guard: &loopGuard{max: h.srv.opts.MaxRepeats}}
+		h.clients[key] = c
 	}
-	return l
+	return c
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -348,9 +352,8 @@ func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, env e
 	}
 	sess := newSession(ctx, h.srv, p)
 	statelessSession(sess, env.method)
-	if l := h.limiterFor(r); l != nil {
-		sess.limiter = l // the limits hold across the client's requests
-	}
+	client := h.clientOf(r) // the limits and the loop guard hold across the client's requests
+	sess.limiter, sess.guard = client.limiter, client.guard
 	// The call runs here, on the request's own goroutine, which the
 	// connection keeps for its next request: a worker of its own would
 	// grow a fresh stack for every request. If the client goes away

@@ -459,3 +459,16 @@ func TestHTTPModernHeadersAndStatuses(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPLoopGuardHoldsAcrossRequests: identical calls from one client,
+// each in a request of its own, are refused as a loop past the limit.
+func TestHTTPLoopGuardHoldsAcrossRequests(t *testing.T) {
+	ts, _ := httpTestServer(t, Options{MaxRepeats: 2}, HTTPOptions{})
+	for i := 1; i <= 3; i++ {
+		r := post(t, ts, "POST", httpCall, nil)
+		refused := strings.Contains(r.body, "with the same arguments 3 times in a row")
+		if r.status != 200 || refused != (i == 3) {
+			t.Fatalf("call %d: %d %s", i, r.status, r.body)
+		}
+	}
+}

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"sync"
 )
 
 // loopGuard notices a model calling the same tool with the same arguments
 // over and over, back to back, and stops it with a sentence that says so.
-// It runs in the reader, so "back to back" means in arrival order.
+// It runs in the reader, so "back to back" means in arrival order; over
+// HTTP one guard serves each client across its requests, hence the lock.
 type loopGuard struct {
+	mu    sync.Mutex
 	max   int    // identical calls allowed in a row; < 0: no guard
 	tool  *tool  // the last call's tool
 	args  []byte // and its raw arguments
@@ -27,6 +30,8 @@ func (g *loopGuard) admit(c *Call) error {
 	if g.max < 0 || c.requestState != "" {
 		return nil // a confirmation's second round repeats its call by design
 	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if c.tool == g.tool && g.same(c.args) {
 		g.count++
 	} else {

@@ -38,7 +38,7 @@ type session struct {
 	// The per-session state of the built-in policies.
 	roots   roots
 	limiter *callLimiter
-	guard   loopGuard // used by the reader only
+	guard   *loopGuard // the session's, or over HTTP its client's
 	paths   pathQueues
 	alone   sync.RWMutex // held for writing by an Exclusive tool
 
@@ -67,7 +67,7 @@ func newSession(ctx context.Context, srv *Server, out peer) *session {
 	s.roots.ready = make(chan struct{})
 	s.limiter = newCallLimiter(&srv.opts)
 	s.trace = newTraceID()
-	s.guard.max = srv.opts.MaxRepeats
+	s.guard = &loopGuard{max: srv.opts.MaxRepeats}
 	s.clientLevel.Store(-1)
 	s.handle = s.policies()
 	go s.feed()
