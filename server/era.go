@@ -37,6 +37,7 @@ const (
 // era is what a request's _meta says about how to serve it.
 type era struct {
 	modern       bool
+	version      string          // the protocolVersion _meta names, "" when none (set on errors too)
 	capabilities json.RawMessage // the client's, for this request alone
 	logLevel     LogLevel        // -1: send no log messages
 }
@@ -75,6 +76,7 @@ func readEra(params json.RawMessage) (era, *protocolError) {
 		return e, nil
 	}
 	v, ok := decodeString(version)
+	e.version = v
 	switch {
 	case !ok:
 		return e, &protocolError{code: jsonrpc2.CodeInvalidParams,

@@ -40,7 +40,11 @@ import (
 // Mcp-Method and Mcp-Name headers must then agree with its body (400 with
 // -32020); the session serves it as it does on stdio, and httpPeer.send
 // gives its error responses the status their code calls for (-32601 →
-// 404, other errors → 400; legacy answers 200).
+// 404, other errors → 400; legacy answers 200). A request whose header
+// says 2026-07-28 while its body names no version is a modern request
+// without its _meta (400 with -32602), not a legacy one; a header and a
+// body naming two versions are -32020, even when the body's is unknown;
+// the same unknown version in both is -32022 with {supported, requested}.
 
 // HTTPOptions configure [Server.HTTPHandler].
 type HTTPOptions struct {
@@ -186,11 +190,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !knownVersion(v) {
-		writeJSON(w, http.StatusBadRequest, appendError(nil, nil, jsonrpc2.CodeInvalidRequest, fmt.Sprintf(
-			"Bad Request: MCP-Protocol-Version %q is not one this server speaks (%s)", shortenString(v, 40), strings.Join(protocolVersions[:], ", ")), nil))
-		return
-	}
 	body, status, werr := h.readBody(w, r)
 	if werr != nil {
 		h.srv.log.Debug().Int64("code", werr.code).Str("reason", werr.message).Msg("refused a message")
@@ -203,24 +202,52 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, appendError(nil, werr.id, werr.code, werr.message, nil))
 		return
 	}
+	header := strings.TrimSpace(r.Header.Get("MCP-Protocol-Version"))
 	modern := false
 	if env.kind == kindRequest {
 		e, perr := readEra(env.params)
-		if perr != nil {
+		switch {
+		case perr != nil && perr.code == codeUnsupportedVersion && header != "" && header != e.version:
+			// The header and the body name different versions: that is
+			// the mismatch, whichever of them the server speaks.
+			writeJSON(w, http.StatusBadRequest, appendError(nil, env.id, codeHeaderMismatch, fmt.Sprintf(
+				"Header mismatch: the MCP-Protocol-Version header is %q, the body's _meta says %q; send the same version in both",
+				shortenString(header, 40), shortenString(e.version, 40)), nil))
+			return
+		case perr != nil:
 			var data any
 			if perr.data != nil {
 				data = perr.data
 			}
 			writeJSON(w, errorStatus(perr.code), appendError(nil, env.id, perr.code, perr.message, data))
 			return
-		}
-		if e.modern {
+		case e.modern:
 			if msg := modernHeaderMismatch(r.Header, env); msg != "" {
 				writeJSON(w, http.StatusBadRequest, appendError(nil, env.id, codeHeaderMismatch, "Header mismatch: "+msg, nil))
 				return
 			}
 			modern = true
+		case header == ModernVersion && e.version != "":
+			writeJSON(w, http.StatusBadRequest, appendError(nil, env.id, codeHeaderMismatch, fmt.Sprintf(
+				"Header mismatch: the MCP-Protocol-Version header is %s, the body's _meta says %q; send the same version in both",
+				ModernVersion, shortenString(e.version, 40)), nil))
+			return
+		case header == ModernVersion:
+			// The header says 2026-07-28 and the body names no version: a
+			// modern request without its _meta (-32602), not a legacy one.
+			writeJSON(w, http.StatusBadRequest, appendError(nil, env.id, jsonrpc2.CodeInvalidParams, fmt.Sprintf(
+				`Invalid params: the MCP-Protocol-Version header says %s, so the request needs params._meta["%s"] (%q) and params._meta["%s"] (an object, may be {}); send initialize for 2025-11-25 and earlier`,
+				ModernVersion, metaProtocolVersion, ModernVersion, metaClientCapabilities), nil))
+			return
+		case header != "" && !knownVersion(header):
+			writeJSON(w, http.StatusBadRequest, appendError(nil, env.id, jsonrpc2.CodeInvalidRequest, fmt.Sprintf(
+				"Bad Request: MCP-Protocol-Version %q is not one this server speaks (%s)", shortenString(header, 40), strings.Join(supportedVersions(), ", ")), nil))
+			return
 		}
+	} else if header != "" && !knownVersion(header) {
+		writeJSON(w, http.StatusBadRequest, appendError(nil, nil, jsonrpc2.CodeInvalidRequest, fmt.Sprintf(
+			"Bad Request: MCP-Protocol-Version %q is not one this server speaks (%s)", shortenString(header, 40), strings.Join(supportedVersions(), ", ")), nil))
+		return
 	}
 	switch env.kind {
 	case kindNotification:
@@ -385,8 +412,8 @@ func statelessSession(sess *session, method string) {
 }
 
 // knownVersion reports whether an MCP-Protocol-Version header names a
-// revision the server speaks, or 2026-07-28, which current clients send
-// when they probe server/discover and then fall back from.
+// revision the server speaks. A request with 2026-07-28 in the header
+// must say so in its _meta too (ServeHTTP).
 func knownVersion(v string) bool {
 	for _, known := range protocolVersions {
 		if v == known {

@@ -355,10 +355,18 @@ func TestHTTPProtocolVersionHeader(t *testing.T) {
 	for _, tc := range []struct {
 		version string
 		status  int
-	}{{"2025-11-25", 200}, {"2025-06-18", 200}, {"2026-07-28", 200}, {"v999", 400}} {
+		want    string
+	}{
+		{"2025-11-25", 200, `"result":{}`},
+		{"2025-06-18", 200, `"result":{}`},
+		// A legacy body under a modern header is a modern request
+		// without its _meta.
+		{"2026-07-28", 400, `"id":1,"error":{"code":-32602`},
+		{"v999", 400, `"id":1,"error":{"code":-32600`},
+	} {
 		r := post(t, ts, "POST", httpPing, map[string]string{"MCP-Protocol-Version": tc.version})
-		if r.status != tc.status {
-			t.Errorf("MCP-Protocol-Version %s: %d %q", tc.version, r.status, r.body)
+		if r.status != tc.status || !strings.Contains(r.body, tc.want) {
+			t.Errorf("MCP-Protocol-Version %s: %d %q; want %d and %s", tc.version, r.status, r.body, tc.status, tc.want)
 		}
 	}
 }
@@ -450,7 +458,16 @@ func TestHTTPModernHeadersAndStatuses(t *testing.T) {
 		{"another Mcp-Name", call, with("Mcp-Name", "steps"), 400, `"code":-32020`},
 		{"discover", discover, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 200, `"supportedVersions"`},
 		{"a removed method is 404", ping, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "ping"}, 404, `"code":-32601`},
-		{"an unknown version is 400", strings.Replace(discover, "2026-07-28", "2099-01-01", 1), map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 400, `"code":-32022`},
+		// As the conformance suite (0.2.0-alpha.12, server-stateless)
+		// sends them:
+		{"an unknown version in header and body is -32022", strings.Replace(discover, "2026-07-28", "v999.0.0", 1), map[string]string{"MCP-Protocol-Version": "v999.0.0", "Mcp-Method": "server/discover"}, 400,
+			`{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"Unsupported protocol version \"v999.0.0\"; this server speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05","data":{"requested":"v999.0.0","supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]}}}`},
+		{"an unknown version in the body alone is a mismatch", strings.Replace(discover, "2026-07-28", "v999.0.0", 1), map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 400, `"id":2,"error":{"code":-32020`},
+		{"an unknown version in the body, no header", strings.Replace(discover, "2026-07-28", "v999.0.0", 1), map[string]string{"Mcp-Method": "server/discover"}, 400, `"id":2,"error":{"code":-32022`},
+		{"a legacy version in the body under a modern header", strings.Replace(discover, "2026-07-28", "2025-11-25", 1), map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 400, `"id":2,"error":{"code":-32020`},
+		{"no _meta under a modern header", `{"jsonrpc":"2.0","id":101,"method":"server/discover","params":{}}`, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 400, `"id":101,"error":{"code":-32602`},
+		{"no protocolVersion under a modern header", `{"jsonrpc":"2.0","id":102,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}`, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 400, `"id":102,"error":{"code":-32602`},
+		{"no clientCapabilities", `{"jsonrpc":"2.0","id":104,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, 400, `"id":104,"error":{"code":-32602`},
 	}
 	for _, tc := range cases {
 		r := post(t, ts, "POST", tc.body, tc.header)
