@@ -15,7 +15,10 @@ import (
 // trivial calc expression: framing, dispatch, validation, the tool, and
 // encoding, without the pipes.
 func BenchmarkServeCalc(b *testing.B) {
-	srv := server.New(server.Options{MaxRepeats: -1}) // the same call over and over is the point here
+	// The same call over and over is the point here, all of them read at
+	// once: the line of waiting calls holds them all, as a client's
+	// pipelined calls wait rather than being answered as busy.
+	srv := server.New(server.Options{MaxRepeats: -1, MaxQueued: b.N + 1, MaxQueuedBytes: 1 << 30})
 	if err := calc.Register(srv); err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -48,7 +49,7 @@ type era struct {
 // clientCapabilities, or with a logLevel that is no level, is -32602.
 func readEra(params json.RawMessage) (era, *protocolError) {
 	e := era{logLevel: -1}
-	if len(params) == 0 || !strings.Contains(string(params), metaProtocolVersion) {
+	if len(params) == 0 || !bytes.Contains(params, []byte(metaProtocolVersion)) {
 		return e, nil // the usual legacy request: no scan
 	}
 	var meta []byte
