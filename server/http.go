@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -415,12 +416,7 @@ func statelessSession(sess *session, method string) {
 // revision the server speaks. A request with 2026-07-28 in the header
 // must say so in its _meta too (ServeHTTP).
 func knownVersion(v string) bool {
-	for _, known := range protocolVersions {
-		if v == known {
-			return true
-		}
-	}
-	return v == "2026-07-28"
+	return v == ModernVersion || slices.Contains(protocolVersions[:], v)
 }
 
 // cancelEnvelope is the notifications/cancelled a client would send for
