@@ -68,6 +68,13 @@ const (
 	// Confusable is a new name that differs from an existing name in the
 	// same directory only in case or Unicode normalization.
 	Confusable
+	// Ambiguous is a path that could name two different things in a
+	// sandbox with several roots: "notes:x" when the first root holds an
+	// entry of that name, or an absolute path inside two roots on one
+	// folder.
+	Ambiguous
+	// ReadOnlyRoot is a change to something in a read-only root.
+	ReadOnlyRoot
 )
 
 // reasonNames are the String forms of the reasons, indexed by Reason.
@@ -98,6 +105,8 @@ var reasonNames = [...]string{
 	InvisibleName: "invisible_character_in_name",
 	NotNormalized: "name_not_nfc",
 	Confusable:    "confusable_name",
+	Ambiguous:     "ambiguous_path",
+	ReadOnlyRoot:  "read_only_root",
 }
 
 // String returns the reason's name in snake case, such as "escapes_root".

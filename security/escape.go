@@ -196,9 +196,10 @@ func unescape(s string) (out, bad string) {
 // refuses (Reason Control) a path in which an element that does not
 // exist yet holds a character ClassPath refuses, which only an escape can
 // bring in: escapes reach the entries a model was shown, whatever their
-// names, but never create names that could not be typed.
+// names, but never create names that could not be typed. Like
+// ResolveWrite, it refuses a path where its root may not change.
 func (s *Sandbox) ResolveNew(p string) (string, error) {
-	rel, err := s.Resolve(p)
+	rel, err := s.ResolveWrite(p)
 	if err != nil || strings.IndexByte(p, '\\') < 0 {
 		return rel, err
 	}

@@ -269,7 +269,7 @@ var fuzzAllowed = []string{"docs", "src/app"}
 //     a file OpenWrite opens is physically inside the root.
 //
 // Planted bugs this caught (each reverted):
-//   - hostRel without its check for the '/' after the host root, so that
+//   - relBelow (once hostRel) without its check for the '/' after the host root, so that
 //     the sibling ".../r2/secret.txt" counted as inside ".../r": the seed
 //     corpus fails (Resolve = "/secret.txt", "which lies outside the root
 //     or breaks its rules").

@@ -51,6 +51,14 @@ const (
 	msgNameInvisible
 	msgNameNotNFC
 	msgNameConfusable
+	msgAmbiguous
+	msgAbsoluteRoots
+	msgUnknownRoot
+	msgNoRootsIn
+	msgReadOnlyRoot
+	msgReadOnlyNested
+	msgReadOnlyHolds
+	msgReadOnlyAll
 )
 
 // catalog holds every sentence in English and Chinese. In the templates,
@@ -162,6 +170,30 @@ var catalog = [...]struct{ en, zh string }{
 	msgNameConfusable: {
 		`cannot create {path}: the existing {1} differs only in case or Unicode form; use {1}`,
 		`无法创建 {path}：已有的 {1} 与它只在大小写或 Unicode 形式上不同；请使用 {1}`},
+	msgAmbiguous: {
+		`path {path} could mean {1} or {2}; write the one you mean`,
+		`路径 {path} 既可指 {1} 也可指 {2}；请写出你要的那一个`},
+	msgAbsoluteRoots: {
+		`path {path} is outside every root; use a path inside {1}`,
+		`路径 {path} 不在任何根目录内；请使用 {1} 中的路径`},
+	msgUnknownRoot: {
+		`path {path} names the root {1}, which does not exist; use one of the roots {2}`,
+		`路径 {path} 指定的根目录 {1} 不存在；请使用根目录 {2} 之一`},
+	msgNoRootsIn: {
+		`path {path} cannot be used: the client's roots include no part of the root {1}`,
+		`路径 {path} 不可用：客户端的根目录不包含根目录 {1} 的任何部分`},
+	msgReadOnlyRoot: {
+		`{path} is in the read-only root {1}, where nothing can be changed; write in {2} instead`,
+		`{path} 位于只读根目录 {1} 中，其中的内容都不能修改；请改为写入 {2}`},
+	msgReadOnlyAll: {
+		`{path} is in the read-only root {1}; nothing can be changed there`,
+		`{path} 位于只读根目录 {1} 中；那里的内容都不能修改`},
+	msgReadOnlyNested: {
+		`{path} lies inside the read-only root {1}; it cannot be changed through {2} either`,
+		`{path} 位于只读根目录 {1} 内；经由 {2} 也不能修改它`},
+	msgReadOnlyHolds: {
+		`{path} holds the read-only root {1}; it cannot be removed, moved or replaced`,
+		`{path} 包含只读根目录 {1}；不能删除、移动或替换它`},
 }
 
 // Kinds of special file, the first argument of msgSpecialRead and
@@ -227,6 +259,12 @@ func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
 		a1 = kindName(lang, a1)
 	case msgNotAllowed:
 		a1 = quoteList(lang, strings.Split(a1, listSep))
+	case msgAbsoluteRoots:
+		a1 = quoteList(lang, strings.Split(a1, listSep))
+	case msgUnknownRoot, msgReadOnlyRoot:
+		a1, a2 = quote(a1), quoteList(lang, strings.Split(a2, listSep))
+	case msgAmbiguous, msgNoRootsIn, msgReadOnlyNested, msgReadOnlyHolds, msgReadOnlyAll:
+		a1, a2 = quote(a1), quote(a2)
 	case msgBackslash:
 		a1 = quoteTyped(a1)
 	case msgDotDot, msgLinkOutside, msgLinkAbsolute, msgLinkTarget:

@@ -1,7 +1,10 @@
 package security
 
 import (
+	"io/fs"
+
 	"fmt"
+	"github.com/spf13/afero"
 	"path"
 	"strconv"
 	"strings"
@@ -41,14 +44,24 @@ import (
 // system's business: a RootFs refuses those that leave the root, and
 // Explain turns that refusal into a clear sentence.
 func (s *Sandbox) Resolve(p string) (string, error) {
+	r, inner, err := s.resolve(p, true)
+	if err != nil {
+		return "", err
+	}
+	return r.qualify(inner), nil
+}
+
+// resolve is Resolve, returning the root and the path relative to it;
+// the subtrees set by Restrict are checked only if checkAllowed.
+func (s *Sandbox) resolve(p string, checkAllowed bool) (*sbRoot, string, error) {
 	if p == "" {
-		return "", s.refuse(p, Empty, msgEmpty, "", "")
+		return nil, "", s.refuse(p, Empty, msgEmpty, "", "")
 	}
 	// The limit is on the path the escapes stand for (checked once they
 	// are decoded, below); EscapeName writes at most six characters for a
 	// byte, so a path it escaped is at most six times as long typed.
 	if len(p) > s.limits.MaxPathBytes && (strings.IndexByte(p, '\\') < 0 || len(p) > maxEscapedLen*s.limits.MaxPathBytes) {
-		return "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(p)), strconv.Itoa(s.limits.MaxPathBytes))
+		return nil, "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(p)), strconv.Itoa(s.limits.MaxPathBytes))
 	}
 	backslash := false
 	for rest := p; ; {
@@ -62,41 +75,50 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 			continue
 		}
 		if bad == utf8.RuneError {
-			return "", s.refuse(p, Control, msgInvalidUTF8, "", "")
+			return nil, "", s.refuse(p, Control, msgInvalidUTF8, "", "")
 		}
-		return "", s.refuse(p, Control, msgControl, fmt.Sprintf("U+%04X", bad), "")
+		return nil, "", s.refuse(p, Control, msgControl, fmt.Sprintf("U+%04X", bad), "")
 	}
 	switch {
 	case strings.HasPrefix(p, `\\`) || len(p) > 2 && p[0] == '/' && p[1] == '/' && p[2] != '/':
-		return "", s.refuse(p, WindowsPath, msgUNC, "", "")
+		return nil, "", s.refuse(p, WindowsPath, msgUNC, "", "")
 	case isDrive(p):
-		return "", s.refuse(p, WindowsPath, msgDrive, "", "")
+		return nil, "", s.refuse(p, WindowsPath, msgDrive, "", "")
 	case backslash:
-		return "", s.refuse(p, Backslash, msgBackslash, strings.ReplaceAll(p, `\`, "/"), "")
+		return nil, "", s.refuse(p, Backslash, msgBackslash, strings.ReplaceAll(p, `\`, "/"), "")
 	case p[0] == '~':
-		return "", s.refuse(p, Tilde, msgTilde, "", "")
+		return nil, "", s.refuse(p, Tilde, msgTilde, "", "")
 	}
 
 	// Every backslash left starts an escape (see EscapeName); the checks
 	// below see the names it stands for.
 	dec, bad := unescape(p)
 	if bad != "" {
-		return "", s.refuse(p, Control, msgBadEscape, bad, "")
+		return nil, "", s.refuse(p, Control, msgBadEscape, bad, "")
 	}
 	if len(dec) > s.limits.MaxPathBytes {
-		return "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(dec)), strconv.Itoa(s.limits.MaxPathBytes))
+		return nil, "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(dec)), strconv.Itoa(s.limits.MaxPathBytes))
 	}
 
-	var rel string
-	if p[0] == '/' {
-		var ok bool
-		if rel, ok = s.hostRel(path.Clean(dec)); !ok {
-			return "", s.refuse(p, Escapes, msgAbsolute, "", "")
+	r, rel := s.roots[0], ""
+	switch {
+	case p[0] == '/':
+		var err error
+		if r, rel, err = s.absolute(p, path.Clean(dec)); err != nil {
+			return nil, "", err
 		}
-	} else {
+	case len(s.roots) > 1:
+		var err error
+		if r, rel, err = s.named(p, dec); err != nil {
+			return nil, "", err
+		}
+		if escapes(rel) {
+			return nil, "", s.refuse(p, Escapes, msgDotDot, r.qualify(insideHint(rel)), "")
+		}
+	default:
 		rel = path.Clean(dec)
 		if escapes(rel) {
-			return "", s.refuse(p, Escapes, msgDotDot, insideHint(rel), "")
+			return nil, "", s.refuse(p, Escapes, msgDotDot, insideHint(rel), "")
 		}
 	}
 
@@ -104,10 +126,10 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 	// refuse ("./~", "./C:"); refuse it too, so that a result resolves to
 	// itself.
 	if rel[0] == '~' {
-		return "", s.refuse(p, Tilde, msgTilde, "", "")
+		return nil, "", s.refuse(p, Tilde, msgTilde, "", "")
 	}
 	if isDrive(rel) {
-		return "", s.refuse(p, WindowsPath, msgDrive, "", "")
+		return nil, "", s.refuse(p, WindowsPath, msgDrive, "", "")
 	}
 
 	for elem := rel; elem != ""; {
@@ -118,16 +140,111 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 			elem = ""
 		}
 		if len(name) > s.limits.MaxNameBytes {
-			return "", s.refuse(p, NameTooLong, msgNameTooLong, strconv.Itoa(len(name)), strconv.Itoa(s.limits.MaxNameBytes))
+			return nil, "", s.refuse(p, NameTooLong, msgNameTooLong, strconv.Itoa(len(name)), strconv.Itoa(s.limits.MaxNameBytes))
 		}
 	}
 
-	if allowed := s.allowed.Load(); allowed != nil && len(*allowed) == 0 {
-		return "", s.refuse(p, NotAllowed, msgNoRoots, "", "")
-	} else if allowed != nil && !within(rel, *allowed) {
-		return "", s.refuse(p, NotAllowed, msgNotAllowed, strings.Join(*allowed, listSep), "")
+	if !checkAllowed {
+		return r, rel, nil
 	}
-	return rel, nil
+	if allowed := r.allowed.Load(); allowed != nil && len(*allowed) == 0 {
+		if len(s.roots) > 1 {
+			return nil, "", s.refuse(p, NotAllowed, msgNoRootsIn, r.name, "")
+		}
+		return nil, "", s.refuse(p, NotAllowed, msgNoRoots, "", "")
+	} else if allowed != nil && !within(rel, *allowed) {
+		shown := make([]string, len(*allowed))
+		for i, t := range *allowed {
+			shown[i] = r.qualify(t)
+		}
+		return nil, "", s.refuse(p, NotAllowed, msgNotAllowed, strings.Join(shown, listSep), "")
+	}
+	return r, rel, nil
+}
+
+// absolute returns the root an absolute path lies in, c being its clean
+// decoded form, and the path relative to that root: the innermost root
+// when they nest. A path inside two roots on one folder is refused with
+// both readings.
+func (s *Sandbox) absolute(p, c string) (*sbRoot, string, error) {
+	var best *sbRoot
+	var bestRel string
+	for _, r := range s.roots {
+		rel, ok := relBelow(r.hostRoot, c)
+		if r.hostRoot == "" || !ok {
+			continue
+		}
+		switch {
+		case best == nil || len(r.hostRoot) > len(best.hostRoot):
+			best, bestRel = r, rel
+		case len(r.hostRoot) == len(best.hostRoot):
+			return nil, "", s.refuse(p, Ambiguous, msgAmbiguous, best.qualify(bestRel), r.qualify(rel))
+		}
+	}
+	if best == nil {
+		if len(s.roots) > 1 {
+			return nil, "", s.refuse(p, Escapes, msgAbsoluteRoots, s.rootList(), "")
+		}
+		return nil, "", s.refuse(p, Escapes, msgAbsolute, "", "")
+	}
+	return best, bestRel, nil
+}
+
+// named returns the root a relative path names, dec being its decoded
+// form, and the path relative to that root, not yet checked for "..":
+// "name:/rest" or "name:rest" for the root called name, anything else in
+// the first root. A first element that both names a root and exists in
+// the first root is refused with both readings; one that looks like a
+// root name but names none, and does not exist in the first root, is
+// refused with the list of roots.
+func (s *Sandbox) named(p, dec string) (*sbRoot, string, error) {
+	first := s.roots[0]
+	head := dec
+	if i := strings.IndexByte(dec, '/'); i >= 0 {
+		head = dec[:i]
+	}
+	name, rest, ok := strings.Cut(dec, ":")
+	if !ok || CheckRootName(name) != nil {
+		return first, path.Clean(dec), nil
+	}
+	r := s.rootNamed(name)
+	_, _, err := lstatFs(first.fs, head)
+	exists := err == nil
+	switch {
+	case r == nil && exists:
+		return first, path.Clean(dec), nil
+	case r == nil && (rest == "" || rest[0] == '/'):
+		return nil, "", s.refuse(p, NotExist, msgUnknownRoot, name, s.rootList())
+	case r == nil:
+		return first, path.Clean(dec), nil
+	}
+	inner := "."
+	if rest = strings.TrimLeft(rest, "/"); rest != "" {
+		inner = path.Clean(rest)
+	}
+	if exists {
+		return nil, "", s.refuse(p, Ambiguous, msgAmbiguous, r.qualify(inner), first.qualify(path.Clean(dec)))
+	}
+	return r, inner, nil
+}
+
+// rootList returns the roots' own paths ("notes:"), joined for a message.
+func (s *Sandbox) rootList() string {
+	names := make([]string, len(s.roots))
+	for i, r := range s.roots {
+		names[i] = r.qualify(".")
+	}
+	return strings.Join(names, listSep)
+}
+
+// lstatFs describes name in fsys without following a final symbolic link
+// where fsys can tell.
+func lstatFs(fsys afero.Fs, name string) (fs.FileInfo, bool, error) {
+	if l, ok := fsys.(afero.Lstater); ok {
+		return l.LstatIfPossible(name)
+	}
+	fi, err := fsys.Stat(name)
+	return fi, false, err
 }
 
 // maxEscapedLen is how many times longer than the path it stands for a
@@ -150,23 +267,6 @@ func isDrive(p string) bool {
 		return false
 	}
 	return len(p) == 2 || p[2] == '/' || p[2] == '\\'
-}
-
-// hostRel returns the clean absolute slash path c relative to the host
-// root, and whether it lies inside it.
-func (s *Sandbox) hostRel(c string) (string, bool) {
-	h := s.hostRoot
-	switch {
-	case h == "":
-		return "", false
-	case c == h:
-		return ".", true
-	case h == "/":
-		return c[1:], true
-	case len(c) > len(h) && c[len(h)] == '/' && c[:len(h)] == h:
-		return c[len(h)+1:], true
-	}
-	return "", false
 }
 
 // insideHint returns rel, a clean path leading above the root, without its

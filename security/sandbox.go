@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/afero"
@@ -26,22 +25,16 @@ import (
 // A Sandbox is safe for concurrent use; Restrict may be called while tools
 // run.
 type Sandbox struct {
-	fs       afero.Fs
-	hostRoot string // clean, slash-separated, absolute; "" if none
-	limits   Limits
-	lang     i18n.Lang
-	// allowed holds the subtrees set by Restrict, sorted, none under
-	// another; nil means the whole root.
-	allowed atomic.Pointer[[]string]
+	fs     afero.Fs  // the roots' file systems, routed and guarded
+	roots  []*sbRoot // in the order given; the first takes plain paths
+	limits Limits
+	lang   i18n.Lang
 }
 
-// SandboxOptions configure NewSandbox.
+// SandboxOptions configure NewSandbox and NewRoots.
 type SandboxOptions struct {
-	// HostRoot is the absolute host path of the root, used only to accept
-	// absolute paths that lie inside it and to convert client roots in
-	// RestrictHost. It is never shown to the model. When it is empty,
-	// every absolute path is refused. A relative HostRoot is made absolute
-	// against the working directory.
+	// HostRoot is the absolute host path of the root of NewSandbox (see
+	// Root.HostPath); NewRoots takes each root's own.
 	HostRoot string
 	// Limits bound what one call may cost; zero fields mean the defaults.
 	Limits Limits
@@ -49,19 +42,16 @@ type SandboxOptions struct {
 	Lang i18n.Lang
 }
 
-// NewSandbox returns a sandbox over fsys, which is a *RootFs in production
-// and may be afero.NewMemMapFs() in tests. The sandbox starts with the
-// whole root allowed.
+// NewSandbox returns a sandbox over one root, fsys, which is a *RootFs in
+// production and may be afero.NewMemMapFs() in tests. The sandbox starts
+// with the whole root allowed. NewRoots makes one over several roots.
 //
 // Fs returns fsys wrapped so that every name it creates follows the rule
 // for new names (see CheckNewName).
 func NewSandbox(fsys afero.Fs, opts SandboxOptions) *Sandbox {
-	s := &Sandbox{limits: opts.Limits.WithDefaults(), lang: opts.Lang}
-	s.fs = &guardFs{Fs: fsys, s: s}
-	if h := opts.HostRoot; h != "" {
-		if abs, err := filepath.Abs(h); err == nil {
-			s.hostRoot = filepath.ToSlash(abs)
-		}
+	s, err := NewRoots([]Root{{Fs: fsys, HostPath: opts.HostRoot}}, opts)
+	if err != nil {
+		panic("security: NewSandbox: " + err.Error()) // one root with a file system cannot fail
 	}
 	return s
 }
@@ -71,7 +61,8 @@ func NewSandbox(fsys afero.Fs, opts SandboxOptions) *Sandbox {
 // SymlinkIfPossible) follows the rule for new names (see CheckNewName);
 // names that exist already pass through unchecked. The wrapper implements
 // afero.Lstater, afero.LinkReader and afero.Linker. Names given to it must
-// be Resolve results.
+// be Resolve results. With several roots (NewRoots) it routes each name
+// to its root.
 func (s *Sandbox) Fs() afero.Fs { return s.fs }
 
 // Limits returns the limits, defaults filled in.
@@ -80,31 +71,54 @@ func (s *Sandbox) Limits() Limits { return s.limits }
 // Lang returns the language of the sandbox's messages.
 func (s *Sandbox) Lang() i18n.Lang { return s.lang }
 
-// Restrict narrows the sandbox to the given subtrees, root-relative paths
-// such as "docs" or "src/app"; nil or empty means the whole root, and so
-// does a list containing ".". Each call replaces the previous restriction;
-// since a subtree always lies inside the root, a restriction can only
-// narrow the root, never widen it.
+// Restrict narrows the sandbox to the given subtrees, paths such as
+// "docs" or "src/app" (with several roots, "notes:/docs"; a plain path
+// lies in the first root); nil or empty means every root whole, and so
+// does a list containing ".". Each call replaces the previous
+// restriction; since a subtree always lies inside a root, a restriction
+// can only narrow the roots, never widen them. With several roots, a root
+// no subtree lies in stays whole.
 //
 // A subtree is cleaned (a leading "/" is stripped); one that leaves the
 // root or holds characters Resolve refuses is dropped. If every subtree is
-// dropped, the whole root stays allowed. Subtrees under another one are
-// merged into it.
+// dropped, every root stays whole. Subtrees under another one are merged
+// into it.
 func (s *Sandbox) Restrict(subtrees []string) {
-	var clean []string
+	per := make([][]string, len(s.roots))
 	for _, t := range subtrees {
-		if c, ok := cleanSubtree(t); ok {
-			clean = append(clean, c)
+		i, inner := s.subtreeRoot(t)
+		if c, ok := cleanSubtree(inner); ok {
+			per[i] = append(per[i], c)
 		}
 	}
-	s.setAllowed(clean)
+	for i, r := range s.roots {
+		r.setAllowed(per[i])
+	}
+}
+
+// subtreeRoot returns the index of the root a subtree given to Restrict
+// lies in, and the subtree relative to it.
+func (s *Sandbox) subtreeRoot(t string) (int, string) {
+	if len(s.roots) > 1 {
+		if name, rest, ok := strings.Cut(t, ":"); ok {
+			for i, r := range s.roots {
+				if r.name == name {
+					if rest = strings.TrimLeft(rest, "/"); rest == "" {
+						rest = "."
+					}
+					return i, rest
+				}
+			}
+		}
+	}
+	return 0, t
 }
 
 // setAllowed stores the clean subtrees, merging nested ones; empty, or
 // containing ".", means the whole root.
-func (s *Sandbox) setAllowed(subtrees []string) {
+func (r *sbRoot) setAllowed(subtrees []string) {
 	if len(subtrees) == 0 || slices.Contains(subtrees, ".") {
-		s.allowed.Store(nil)
+		r.allowed.Store(nil)
 		return
 	}
 	subtrees = slices.Clone(subtrees)
@@ -115,7 +129,7 @@ func (s *Sandbox) setAllowed(subtrees []string) {
 			merged = append(merged, t)
 		}
 	}
-	s.allowed.Store(&merged)
+	r.allowed.Store(&merged)
 }
 
 // cleanSubtree returns the clean form of a subtree given to Restrict, and
@@ -135,60 +149,84 @@ func cleanSubtree(t string) (string, bool) {
 // RestrictHost is Restrict for host paths: the client's file:// roots,
 // already turned into absolute paths.
 //
-// A host path inside HostRoot becomes the subtree it names; the root
-// itself, or a folder containing it, allows the whole root. Any other
-// path (outside the root, relative, or unusable) is dropped and returned
-// in ignored so that the caller can log it.
+// A host path inside a root's HostPath becomes the subtree it names; the
+// root itself, or a folder containing it, allows the whole root. Any
+// other path (outside every root, relative, or unusable) is dropped and
+// returned in ignored so that the caller can log it.
 //
-// The sandbox is restricted to the host paths that apply. An empty list is
-// a client with no roots to offer, which leaves the whole root allowed, as
-// before. If paths were given but none applies (or HostRoot is unset),
-// nothing is allowed: client roots can only narrow the root, and roots
-// that share nothing with it say the user opened no part of it. Resolve
-// then says so in its refusal.
+// Each root is restricted to the host paths that apply to it. An empty
+// list is a client with no roots to offer, which leaves every root whole,
+// as before. With several roots, a root that no host path applies to
+// stays whole, as long as one applies to some root: a client root inside
+// one root narrows that root alone. If paths were given but none applies
+// to any root, nothing is allowed: client roots can only narrow the
+// roots, and roots that share nothing with them say the user opened no
+// part of them. Resolve then says so in its refusal.
 func (s *Sandbox) RestrictHost(hostPaths []string) (ignored []string) {
 	if len(hostPaths) == 0 {
-		s.setAllowed(nil)
+		for _, r := range s.roots {
+			r.setAllowed(nil)
+		}
 		return nil
 	}
-	var subtrees []string
+	per := make([][]string, len(s.roots))
+	applied := false
 	for _, hp := range hostPaths {
-		if !filepath.IsAbs(hp) || s.hostRoot == "" {
-			ignored = append(ignored, hp)
-			continue
-		}
-		c := filepath.ToSlash(filepath.Clean(hp))
-		if rel, ok := s.hostRel(c); ok {
-			if rel, ok = cleanSubtree(rel); ok {
-				subtrees = append(subtrees, rel)
-				continue
+		used := false
+		if filepath.IsAbs(hp) {
+			c := filepath.ToSlash(filepath.Clean(hp))
+			for i, r := range s.roots {
+				if r.hostRoot == "" {
+					continue
+				}
+				if rel, ok := relBelow(r.hostRoot, c); ok {
+					if rel, ok = cleanSubtree(rel); ok {
+						per[i] = append(per[i], rel)
+						used = true
+					}
+				} else if c == "/" || strings.HasPrefix(r.hostRoot, c+"/") {
+					per[i] = append(per[i], ".")
+					used = true
+				}
 			}
-		} else if c == "/" || strings.HasPrefix(s.hostRoot, c+"/") {
-			subtrees = append(subtrees, ".")
-			continue
 		}
-		ignored = append(ignored, hp)
+		if !used {
+			ignored = append(ignored, hp)
+		}
+		applied = applied || used
 	}
-	if len(subtrees) == 0 {
-		s.allowed.Store(&[]string{})
-		return ignored
+	for i, r := range s.roots {
+		switch {
+		case !applied:
+			r.allowed.Store(&[]string{})
+		default:
+			r.setAllowed(per[i]) // none: the whole root
+		}
 	}
-	s.setAllowed(subtrees)
 	return ignored
 }
 
 // Deny allows nothing until the next Restrict or RestrictHost: for a
 // client that said it has roots but did not say which.
-func (s *Sandbox) Deny() { s.allowed.Store(&[]string{}) }
-
-// Allowed returns the subtrees the model may use, sorted, or just "." when
-// it may use the whole root; an empty list when the client's roots leave
-// nothing of it.
-func (s *Sandbox) Allowed() []string {
-	if a := s.allowed.Load(); a != nil {
-		return slices.Clone(*a)
+func (s *Sandbox) Deny() {
+	for _, r := range s.roots {
+		r.allowed.Store(&[]string{})
 	}
-	return []string{"."}
+}
+
+// Allowed returns the subtrees the model may use, sorted within each
+// root, or just "." when it may use the whole of a single root; an empty
+// list when the client's roots leave nothing. With several roots, each
+// subtree carries its root's name ("notes:" for a whole root).
+func (s *Sandbox) Allowed() []string {
+	var out []string
+	for _, info := range s.Roots() {
+		out = append(out, info.Allowed...)
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
 }
 
 // OpenRead opens p for reading without ever blocking. p is a path as a
@@ -314,6 +352,10 @@ func (s *Sandbox) Explain(op, rel string, err error) error {
 		return pe
 	}
 	e := &PathError{Op: op, Path: rel, Err: err, lang: s.lang}
+	if ro, ok := errors.AsType[*readOnlyError](err); ok {
+		s.readOnlyMsg(e, ro)
+		return e
+	}
 	switch {
 	case errors.Is(err, errLinkTarget):
 		e.Reason, e.msg = LinkOutside, msgLinkTarget
@@ -355,6 +397,57 @@ func (s *Sandbox) Explain(op, rel string, err error) error {
 		e.Reason, e.msg = Other, msgOther
 	}
 	return e
+}
+
+// readOnlyMsg fills in the reason and sentence of e, a change refused by
+// ro.
+func (s *Sandbox) readOnlyMsg(e *PathError, ro *readOnlyError) {
+	e.Reason, e.a1 = ReadOnlyRoot, ro.root.name
+	switch {
+	case ro.holds:
+		e.msg = msgReadOnlyHolds
+	case ro.via != nil:
+		e.msg, e.a2 = msgReadOnlyNested, ro.via.name
+	default:
+		var writable []string
+		for _, r := range s.roots {
+			if !r.readOnly {
+				writable = append(writable, r.qualify("."))
+			}
+		}
+		e.msg, e.a2 = msgReadOnlyAll, ""
+		if len(writable) > 0 {
+			e.msg, e.a2 = msgReadOnlyRoot, strings.Join(writable, listSep)
+		}
+	}
+}
+
+// ResolveWrite is Resolve for a path whose file is to be changed in
+// place (edit_file): it also refuses, with Reason ReadOnlyRoot, a path in
+// a read-only root or inside a read-only root nested in a writable one.
+func (s *Sandbox) ResolveWrite(p string) (string, error) {
+	return s.resolveChange(p, false)
+}
+
+// ResolveRemove is ResolveWrite for a path to be removed or moved away
+// with what it holds (delete_file, the source of move_file): it also
+// refuses a directory that holds a nested read-only root.
+func (s *Sandbox) ResolveRemove(p string) (string, error) {
+	return s.resolveChange(p, true)
+}
+
+// resolveChange resolves p and refuses it if its root may not change
+// there.
+func (s *Sandbox) resolveChange(p string, whole bool) (string, error) {
+	r, inner, err := s.resolve(p, true)
+	if err != nil {
+		return "", err
+	}
+	rel := r.qualify(inner)
+	if ro := r.refusal(inner, whole); ro != nil {
+		return "", s.Explain("write", rel, ro)
+	}
+	return rel, nil
 }
 
 // escapeText is the text of the error os.Root returns for a name that

@@ -1,6 +1,7 @@
 package security
 
 import (
+	"strings"
 	"errors"
 	"io/fs"
 )
@@ -15,11 +16,18 @@ type TreeEntry struct {
 	Size int64
 
 	path []byte // root-relative, valid only during the call
+	root string // the root's part of a path in a sandbox with several ("notes:")
 }
 
-// Path returns the entry's root-relative path. It may be longer than the
-// path limit, which is why it is built only when asked for.
-func (e TreeEntry) Path() string { return string(e.path) }
+// Path returns the entry's root-relative path (with several roots, in
+// the form Sandbox.Resolve returns). It may be longer than the path
+// limit, which is why it is built only when asked for.
+func (e TreeEntry) Path() string {
+	if e.root != "" {
+		return e.root + "/" + strings.TrimPrefix(string(e.path), "./")
+	}
+	return string(e.path)
+}
 
 // IsDir reports whether the entry is a directory.
 func (e TreeEntry) IsDir() bool { return e.Type.IsDir() }

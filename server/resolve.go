@@ -143,14 +143,19 @@ func (c *Call) addTarget(raw []byte, seen *map[string]struct{}) {
 	if !ok {
 		return
 	}
-	if strings.IndexByte(s, '\\') >= 0 {
-		// An escaped name (security.EscapeName) is the name it stands
-		// for, however it is spelled.
-		if d, err := security.UnescapeName(s); err == nil {
-			s = d
+	var k string
+	if c.srv != nil && c.srv.opts.TargetKey != nil {
+		k = c.srv.opts.TargetKey(s)
+	} else {
+		if strings.IndexByte(s, '\\') >= 0 {
+			// An escaped name (security.EscapeName) is the name it
+			// stands for, however it is spelled.
+			if d, err := security.UnescapeName(s); err == nil {
+				s = d
+			}
 		}
+		k = path.Clean("/" + strings.TrimPrefix(s, "./"))
 	}
-	k := path.Clean("/" + strings.TrimPrefix(s, "./"))
 	if *seen != nil {
 		if _, dup := (*seen)[k]; dup {
 			return

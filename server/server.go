@@ -89,6 +89,14 @@ type Options struct {
 	// the client does not answer, Roots receives the error instead, and
 	// should allow nothing: roots only ever narrow what the server allows.
 	Roots func(ctx context.Context, paths []string, err error)
+	// TargetKey maps a path a call names (the value of an argument its
+	// tool lists in [ToolSpec.Targets], as the model wrote it) to the key
+	// calls are ordered and cached by: two spellings of one file should
+	// map to one key, and a path below another to a key below its key
+	// (keys are slash-separated and compared by prefix). A file tool's
+	// sandbox offers one (security.Sandbox.Key). nil means the path's
+	// lexically clean form under "/".
+	TargetKey func(target string) string
 	// RootsTimeout bounds each roots/list request; default 10s.
 	RootsTimeout time.Duration
 	// StateKey is the HMAC key that seals the requestState of a

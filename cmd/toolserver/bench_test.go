@@ -12,7 +12,7 @@ import (
 // answers: opening the root and registering every tool, which builds and
 // compiles the argument schemas.
 func BenchmarkBuild(b *testing.B) {
-	cfg := &config{root: ".", lang: "en", maxMessageBytes: 1 << 20, maxInFlight: 1, toolTimeout: time.Second, maxRepeats: 4}
+	cfg := &config{roots: []rootFlag{{flag: "--root", given: ".", dir: "."}}, lang: "en", maxMessageBytes: 1 << 20, maxInFlight: 1, toolTimeout: time.Second, maxRepeats: 4}
 	b.ReportAllocs()
 	for range b.N {
 		_, closeRoot, err := build(cfg, metrics.New(), nil, zerolog.Nop())

@@ -13,7 +13,7 @@ import (
 
 // config is what the flags say.
 type config struct {
-	root            string
+	roots           []rootFlag // --root and --read-only-root, in order (roots.go)
 	logLevel        string
 	maxMessageBytes int
 	maxInFlight     int
@@ -50,7 +50,8 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	cfg := &config{}
 	fs := flag.NewFlagSet("toolserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.root, "root", "", "the folder the tools work in; nothing outside it is read or changed (required)")
+	fs.Var(rootsValue{list: &cfg.roots}, "root", "a folder the tools work in, as DIR or NAME=DIR; nothing outside the roots is read or changed (required; repeat it for several roots)")
+	fs.Var(rootsValue{list: &cfg.roots, readOnly: true}, "read-only-root", "a folder the tools may read but never change, as DIR or NAME=DIR; may be repeated and mixed with --root")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "stderr log level: debug, info, warn, error (tools and call: error unless set)")
 	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, in bytes")
 	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further calls wait in line, and beyond 256 are answered as busy")

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -29,19 +30,8 @@ import (
 // done with it. The server reports its calls to m, and their spans to
 // tracer unless it is nil.
 func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Logger) (*server.Server, func() error, error) {
-	if cfg.root == "" {
-		return nil, nil, fmt.Errorf("--root is required: the folder the tools may work in")
-	}
-	root, err := filepath.Abs(cfg.root)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--root %q: %w", cfg.root, err)
-	}
-	st, err := os.Stat(root)
-	switch {
-	case err != nil:
-		return nil, nil, fmt.Errorf("--root %q cannot be used: %w", cfg.root, err)
-	case !st.IsDir():
-		return nil, nil, fmt.Errorf("--root %q is not a directory", cfg.root)
+	if len(cfg.roots) == 0 {
+		return nil, nil, fmt.Errorf("--root is required: the folder the tools may work in (or --read-only-root, for one they may only read)")
 	}
 	if cfg.maxMessageBytes < 1024 {
 		return nil, nil, fmt.Errorf("--max-message-bytes %d is too small; use at least 1024", cfg.maxMessageBytes)
@@ -74,37 +64,46 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 			return nil, nil, fmt.Errorf("--state-key-file %q holds %d bytes; use at least 32 random bytes, such as the output of: head -c 32 /dev/urandom | base64", cfg.stateKeyFile, len(stateKey))
 		}
 	}
+	roots, err := openRoots(cfg.roots)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*server.Server, func() error, error) {
+		closeRoots(roots)
+		return nil, nil, err
+	}
 	var nonces server.NonceStore
 	if cfg.nonceDir != "" {
 		dir, err := filepath.Abs(cfg.nonceDir)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--nonce-dir %q: %w", cfg.nonceDir, err)
+			return fail(fmt.Errorf("--nonce-dir %q: %w", cfg.nonceDir, err))
 		}
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return nil, nil, fmt.Errorf("--nonce-dir %q is not a directory", cfg.nonceDir)
+			return fail(fmt.Errorf("--nonce-dir %q is not a directory", cfg.nonceDir))
 		}
-		if rel, err := filepath.Rel(root, dir); err == nil && !strings.HasPrefix(rel, "..") {
-			return nil, nil, fmt.Errorf("--nonce-dir %q is inside --root; put it outside, where the tools cannot reach it", cfg.nonceDir)
+		if insideRoot(roots, dir) != "" {
+			return fail(fmt.Errorf("--nonce-dir %q is inside --root; put it outside, where the tools cannot reach it", cfg.nonceDir))
 		}
 		nonces = server.DirNonces{Dir: dir}
 	}
-	rootFs, err := security.OpenRoot(root)
+	specs := make([]security.Root, len(roots))
+	for i, r := range roots {
+		specs[i] = r.Root
+	}
+	sandbox, err := security.NewRoots(specs, security.SandboxOptions{Lang: lang, Limits: security.Limits{MaxWriteBytes: cfg.maxWriteBytes}})
 	if err != nil {
-		return nil, nil, fmt.Errorf("--root %q cannot be opened: %w", cfg.root, err)
+		return fail(err)
 	}
-	fail := func(err error) (*server.Server, func() error, error) {
-		rootFs.Close()
-		return nil, nil, err
-	}
-	sandbox := security.NewSandbox(rootFs, security.SandboxOptions{HostRoot: root, Lang: lang, Limits: security.Limits{MaxWriteBytes: cfg.maxWriteBytes}})
+	readOnly := cfg.readOnly || allReadOnly(roots)
 	srv := server.New(server.Options{
 		Lang:            lang,
 		Version:         version(),
-		Instructions:    instructions(filepath.Base(root), cfg),
+		Instructions:    instructions(sandbox, readOnly, cfg),
 		Logger:          log,
 		MaxMessageBytes: cfg.maxMessageBytes,
 		MaxInFlight:     cfg.maxInFlight,
-		ReadOnly:        cfg.readOnly,
+		ReadOnly:        readOnly,
+		TargetKey:       sandbox.Key,
 		AllowAdmin:      cfg.allowAdmin,
 		ConfirmWrites:   cfg.confirmWrites,
 		StateKey:        stateKey,
@@ -123,7 +122,7 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 			}
 			if ignored := sandbox.RestrictHost(paths); len(ignored) > 0 {
 				log.Warn().Strs("ignored", ignored).Strs("allowed", sandbox.Allowed()).
-					Msg("client roots outside --root were ignored; roots can only narrow the root")
+					Msg("client roots outside every --root were ignored; client roots can only narrow the roots")
 			}
 		},
 	})
@@ -133,18 +132,35 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 	if err := fs.Register(srv, sandbox); err != nil {
 		return fail(fmt.Errorf("register the file tools: %w", err))
 	}
-	return srv, rootFs.Close, nil
+	return srv, func() error { return closeRoots(roots) }, nil
 }
 
 // instructions tell the model, in the initialize result, what the server
-// is for and which rules it enforces. Only the root's own name is shown:
-// the host path above it is none of the model's business.
-func instructions(rootName string, cfg *config) string {
-	text := fmt.Sprintf("toolserver offers exact arithmetic (calc) and tools that work on files inside one folder, the root (%q). "+
-		"Give paths relative to the root; nothing outside it can be read or changed. "+
-		"When a call fails, the error says which argument to fix and how.", rootName)
+// is for and which rules it enforces. Only the roots' own names are
+// shown: the host paths above them are none of the model's business.
+func instructions(sb *security.Sandbox, readOnly bool, cfg *config) string {
+	roots := sb.Roots()
+	var text string
+	if !sb.Multi() {
+		text = fmt.Sprintf("toolserver offers exact arithmetic (calc) and tools that work on files inside one folder, the root (%q). "+
+			"Give paths relative to the root; nothing outside it can be read or changed. "+
+			"When a call fails, the error says which argument to fix and how.", roots[0].Name)
+	} else {
+		names := make([]string, len(roots))
+		for i, r := range roots {
+			names[i] = strconv.Quote(r.Name)
+			if r.ReadOnly {
+				names[i] += " (read-only)"
+			}
+		}
+		text = fmt.Sprintf("toolserver offers exact arithmetic (calc) and tools that work on files inside %d folders, the roots %s. "+
+			"A path names its root: %q is todo.md in the root %q, and a plain relative path such as \"src/main.go\" lies in the first root, %q. "+
+			"Nothing outside the roots can be read or changed, and nothing in a read-only root can be changed. "+
+			"When a call fails, the error says which argument to fix and how.",
+			len(roots), strings.Join(names, ", "), roots[1].Name+":/todo.md", roots[1].Name, roots[0].Name)
+	}
 	switch {
-	case cfg.readOnly:
+	case readOnly:
 		text += " This server is read-only: files can be read and searched, not changed."
 	case cfg.confirmWrites:
 		text += " The user confirms every change before it is made; a declined change is not an error to retry."

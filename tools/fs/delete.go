@@ -68,11 +68,11 @@ func (t *toolset) addDeleteFile(s *server.Server) error {
 }
 
 func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFileArgs) (DeleteFileResult, error) {
-	rel, err := t.sb.Resolve(in.Path)
+	rel, err := t.sb.ResolveRemove(in.Path)
 	if err != nil {
 		return DeleteFileResult{}, err
 	}
-	if rel == "." {
+	if t.sb.IsRoot(rel) {
 		return DeleteFileResult{}, fmt.Errorf("%s is the root directory, which delete_file never deletes; name a path inside it", quoteText(in.Path))
 	}
 	fsys := t.sb.Fs()

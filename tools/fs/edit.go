@@ -107,7 +107,7 @@ func (t *toolset) addEditFile(s *server.Server) error {
 }
 
 func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileArgs) (EditFileResult, error) {
-	rel, err := t.sb.Resolve(in.Path)
+	rel, err := t.sb.ResolveWrite(in.Path)
 	if err != nil {
 		return EditFileResult{}, err
 	}

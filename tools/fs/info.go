@@ -70,7 +70,7 @@ func (t *toolset) fileInfo(ctx context.Context, _ *server.Call, in GetFileInfoAr
 	info.Accessed, info.Created = fileTimes(fi)
 	switch info.Type {
 	case typeSymlink:
-		target, inside, err := linkTarget(t.sb.Fs(), rel)
+		target, inside, err := linkTarget(t.sb, rel)
 		switch {
 		case err != nil:
 			info.Note = "Where the link points could not be read."

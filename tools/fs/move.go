@@ -127,7 +127,11 @@ func describeEntry(rel string, fi fs.FileInfo) string {
 // with overwrite, only a regular file, and only by a file. It returns the
 // resolved paths, the source's entry and the destination's, if it exists.
 func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool) (src, dst string, srcInfo, dstInfo fs.FileInfo, err error) {
-	if src, err = t.sb.Resolve(source); err != nil {
+	resolveSrc := t.sb.Resolve
+	if tool == "move_file" {
+		resolveSrc = t.sb.ResolveRemove // moving away changes the source's root
+	}
+	if src, err = resolveSrc(source); err != nil {
 		return
 	}
 	if dst, err = t.sb.ResolveNew(destination); err != nil {
@@ -135,10 +139,10 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 	}
 	fsys := t.sb.Fs()
 	switch {
-	case src == ".":
+	case t.sb.IsRoot(src):
 		err = fmt.Errorf("source is the root directory, which %s cannot take; name a file or directory inside it", tool)
 		return
-	case dst == ".":
+	case t.sb.IsRoot(dst):
 		err = fmt.Errorf("destination is the root directory; give the full new path, such as %s", quote(path.Base(src)))
 		return
 	case src == dst:

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/afero"
+
+	"github.com/stdiotools/toolserver/security"
 )
 
 // maxQuotedRunes is how much of a path or pattern a message shows; longer
@@ -128,8 +130,8 @@ func within(p, dir string) bool {
 // root-relative path, and whether it points inside the root. A target
 // outside the root is never returned, so that no host path leaks; an
 // absolute target counts as outside, since the root never follows one.
-func linkTarget(fsys afero.Fs, rel string) (target string, inside bool, err error) {
-	lr, ok := fsys.(afero.LinkReader)
+func linkTarget(sb *security.Sandbox, rel string) (target string, inside bool, err error) {
+	lr, ok := sb.Fs().(afero.LinkReader)
 	if !ok {
 		return "", false, afero.ErrNoReadlink
 	}
@@ -140,11 +142,12 @@ func linkTarget(fsys afero.Fs, rel string) (target string, inside bool, err erro
 	if raw == "" || path.IsAbs(raw) || strings.Contains(raw, `\`) {
 		return "", false, nil
 	}
-	t := path.Join(path.Dir(rel), raw)
+	root, inner := sb.SplitRoot(rel)
+	t := path.Join(path.Dir(inner), raw)
 	if t == ".." || strings.HasPrefix(t, "../") {
 		return "", false, nil
 	}
-	return t, true, nil
+	return sb.JoinRoot(root, t), true, nil
 }
 
 // plural returns "1 file" or "n files".

@@ -167,7 +167,7 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 // linkArrow returns " -> target" for the symbolic link rel, with the
 // target root-relative, or a phrase when it points outside the root.
 func (t *toolset) linkArrow(rel string) string {
-	target, inside, err := linkTarget(t.sb.Fs(), rel)
+	target, inside, err := linkTarget(t.sb, rel)
 	switch {
 	case err != nil:
 		return ""

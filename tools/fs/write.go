@@ -111,7 +111,7 @@ func confirm(ctx context.Context, call *server.Call, msg string) error {
 // an existing regular file, returned, or does not exist (nil) in an
 // existing directory.
 func (t *toolset) checkWritable(rel string) (fs.FileInfo, error) {
-	if rel == "." {
+	if t.sb.IsRoot(rel) {
 		return nil, errors.New(`"." is the root directory; give the path of a file inside it, such as "notes.txt"`)
 	}
 	fi, err := lstat(t.sb.Fs(), rel)
@@ -136,7 +136,7 @@ func (t *toolset) checkRegular(rel string, fi fs.FileInfo) error {
 			quote(rel), quote(joinRel(rel, "new.txt")))
 	case mode&fs.ModeSymlink != 0:
 		hint := "change the file it points to instead"
-		if target, inside, err := linkTarget(t.sb.Fs(), rel); err == nil && inside {
+		if target, inside, err := linkTarget(t.sb, rel); err == nil && inside {
 			hint = "write to " + quote(target) + ", the file it points to, instead"
 		}
 		return fmt.Errorf("%s is a symbolic link, and writing here would replace the link itself with a file; %s", quote(rel), hint)

@@ -1,0 +1,162 @@
+//go:build unix
+
+package security
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// protection guards, by the identity of directories rather than by
+// path, the read-only roots nested in a writable root, so that a symbolic
+// link inside the writable root that leads into one of them does not get
+// round the check of paths: a change is refused when any directory from
+// the one it happens in up to the writable root is a nested read-only
+// root, and a removal or move when the directory removed or moved holds
+// one.
+type protection struct {
+	root    *os.Root // the writable root's
+	rootID  fileID
+	guarded map[fileID]*sbRoot // the nested read-only roots
+	holders map[fileID]*sbRoot // directories between the root and one
+}
+
+// fileID names a file by device and inode.
+type fileID struct{ dev, ino uint64 }
+
+// maxProtectDepth bounds the directories protection climbs, and the
+// symbolic links it follows, so that no tree makes it loop.
+const (
+	maxProtectDepth = 4096
+	maxProtectLinks = 40
+)
+
+// newProtection returns the protection of the nested roots of r, or nil
+// when r has none or its file system is not a *RootFs.
+func newProtection(r *sbRoot) *protection {
+	rfs, ok := r.fs.(*RootFs)
+	if !ok || len(r.nested) == 0 {
+		return nil
+	}
+	id, err := statID(r.hostKey)
+	if err != nil {
+		return nil
+	}
+	p := &protection{root: rfs.root, rootID: id, guarded: map[fileID]*sbRoot{}, holders: map[fileID]*sbRoot{}}
+	for _, n := range r.nested {
+		host := filepath.FromSlash(n.root.hostKey)
+		if id, err := statID(host); err == nil {
+			p.guarded[id] = n.root
+		}
+		for dir := filepath.Dir(host); len(dir) > len(r.hostKey); dir = filepath.Dir(dir) {
+			if id, err := statID(dir); err == nil {
+				p.holders[id] = n.root
+			}
+		}
+	}
+	return p
+}
+
+// statID returns the identity of the host path name.
+func statID(name string) (fileID, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(name, &st); err != nil {
+		return fileID{}, err
+	}
+	return fileID{uint64(st.Dev), uint64(st.Ino)}, nil
+}
+
+// idOf returns the identity a FileInfo describes.
+func idOf(fi os.FileInfo) (fileID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{uint64(st.Dev), uint64(st.Ino)}, true
+}
+
+// refusal returns the cause that forbids changing inner, a clean path in
+// the root, or nil. A path whose directories cannot be opened is let
+// through: the change itself then fails.
+func (p *protection) refusal(inner string, whole bool) *readOnlyError {
+	for range maxProtectLinks {
+		if whole && inner != "." {
+			if fi, err := p.root.Lstat(inner); err == nil && fi.IsDir() {
+				if id, ok := idOf(fi); ok {
+					if r := p.guarded[id]; r != nil {
+						return &readOnlyError{root: r}
+					}
+					if r := p.holders[id]; r != nil {
+						return &readOnlyError{root: r, holds: true}
+					}
+				}
+			}
+		}
+		if e := p.climb(path.Dir(inner)); e != nil || whole {
+			return e
+		}
+		// A change to a symbolic link's target happens in the target's
+		// directory: follow the link, and check there too.
+		fi, err := p.root.Lstat(inner)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return nil
+		}
+		target, err := p.root.Readlink(inner)
+		if err != nil || path.IsAbs(target) {
+			return nil
+		}
+		if inner = path.Join(path.Dir(inner), target); escapes(inner) {
+			return nil
+		}
+		if fi, err := p.root.Stat(inner); err == nil && fi.IsDir() {
+			if id, ok := idOf(fi); ok && p.guarded[id] != nil {
+				return &readOnlyError{root: p.guarded[id]}
+			}
+		}
+	}
+	return nil
+}
+
+// climb opens dir through the root, following links as the change would,
+// and goes up through ".." to the root, refusing if it meets a nested
+// read-only root.
+func (p *protection) climb(dir string) *readOnlyError {
+	f, err := p.root.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	fd, err := unix.Dup(int(f.Fd()))
+	f.Close()
+	if err != nil {
+		return nil
+	}
+	defer func() { unix.Close(fd) }()
+	for range maxProtectDepth {
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			return nil
+		}
+		id := fileID{uint64(st.Dev), uint64(st.Ino)}
+		if id == p.rootID {
+			return nil
+		}
+		if r := p.guarded[id]; r != nil {
+			return &readOnlyError{root: r}
+		}
+		up, err := unix.Openat(fd, "..", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return nil
+		}
+		unix.Close(fd)
+		fd = up
+		var ust unix.Stat_t
+		if unix.Fstat(fd, &ust) == nil && ust.Dev == st.Dev && ust.Ino == st.Ino {
+			return nil // the top of the file system
+		}
+	}
+	return nil
+}
