@@ -1,9 +1,9 @@
 package security
 
 import (
-	"strings"
 	"errors"
 	"io/fs"
+	"strings"
 )
 
 // TreeEntry is an entry RootFs.WalkTree meets. WalkTree and RemoveTree
