@@ -3,6 +3,8 @@
 package security
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -121,11 +123,16 @@ func (p *protection) refusal(inner string, whole bool) *readOnlyError {
 	return nil
 }
 
-// climb opens dir through the root, following links as the change would,
-// and goes up through ".." to the root, refusing if it meets a nested
-// read-only root.
+// climb opens dir through the root, following links as the change would
+// (or its nearest ancestor that exists, where a change such as MkdirAll
+// would start), and goes up through ".." to the root, refusing if it
+// meets a nested read-only root.
 func (p *protection) climb(dir string) *readOnlyError {
 	f, err := p.root.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+	for err != nil && dir != "." && errors.Is(err, fs.ErrNotExist) {
+		dir = path.Dir(dir)
+		f, err = p.root.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+	}
 	if err != nil {
 		return nil
 	}

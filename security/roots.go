@@ -181,7 +181,8 @@ func (s *Sandbox) findNested() {
 			if in == outer || !in.readOnly || in.hostKey == "" {
 				continue
 			}
-			if rel, ok := relBelow(outer.hostKey, in.hostKey); ok {
+			// Two roots on one folder each keep their own rights.
+			if rel, ok := relBelow(outer.hostKey, in.hostKey); ok && rel != "." {
 				outer.nested = append(outer.nested, nestedRoot{inner: rel, root: in})
 			}
 		}

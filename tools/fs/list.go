@@ -91,7 +91,10 @@ func (r ListDirectoryResult) Content() []server.Content {
 			parts = append(parts, plural(r.Other, "special file (|)", "special files (|)"))
 		}
 		dir, _ := displayName(r.Path)
-		fmt.Fprintf(&sb, "%s: %s", dir, strings.Join(parts, ", "))
+		if !strings.HasSuffix(dir, ":") { // a root of several, "notes:", has its colon
+			dir += ":"
+		}
+		fmt.Fprintf(&sb, "%s %s", dir, strings.Join(parts, ", "))
 		if r.Bytes != nil {
 			fmt.Fprintf(&sb, "; %s in files", byteSize(*r.Bytes))
 		}
