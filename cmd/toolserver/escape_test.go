@@ -53,8 +53,15 @@ func snapshot(t *testing.T, dir string) string {
 func escapeTree(t *testing.T) (base, root string) {
 	t.Helper()
 	base = t.TempDir()
-	root = filepath.Join(base, "box")
-	for _, d := range []string{root, filepath.Join(root, "sub"), filepath.Join(base, "outside"), filepath.Join(base, "box_secret")} {
+	return base, escapeRoot(t, base, "box")
+}
+
+// escapeRoot builds the root base/name with every trap the attacks use,
+// next to base/outside and the sibling base/name_secret.
+func escapeRoot(t *testing.T, base, name string) (root string) {
+	t.Helper()
+	root = filepath.Join(base, name)
+	for _, d := range []string{root, filepath.Join(root, "sub"), filepath.Join(base, "outside"), filepath.Join(base, name+"_secret")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +72,7 @@ func escapeTree(t *testing.T) (base, root string) {
 		}
 	}
 	write(filepath.Join(base, "outside", "secret.txt"), "outside secret\n")
-	write(filepath.Join(base, "box_secret", "s.txt"), "sibling secret\n")
+	write(filepath.Join(base, name+"_secret", "s.txt"), "sibling secret\n")
 	write(filepath.Join(root, "inside.txt"), "inside\n")
 	links := map[string]string{
 		"link-file": "../outside/secret.txt",
@@ -82,28 +89,27 @@ func escapeTree(t *testing.T) (base, root string) {
 	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return base, root
+	return root
 }
 
-// TestNoPathEscapesTheRoot runs every attack against the real binary and
-// checks both the sentence the model reads and that nothing outside the
-// root was read, created, changed or deleted.
-func TestNoPathEscapesTheRoot(t *testing.T) {
-	base, root := escapeTree(t)
-	outside := filepath.Join(base, "outside")
-	sibling := filepath.Join(base, "box_secret")
-	before := snapshot(t, outside) + "\n" + snapshot(t, sibling)
+// escapeCase is one attack: a tool, its arguments, and a part of the
+// sentence that must refuse it.
+type escapeCase struct {
+	name, tool, args, want string
+}
 
+// escapeCases are the attacks on the root base/name.
+func escapeCases(base, name string) []escapeCase {
+	outside := filepath.Join(base, "outside")
+	sibling := filepath.Join(base, name+"_secret")
 	leaves := "leaves the root"
 	isOutside := "is outside the root"
 	linkOut := "symbolic link that points outside the root"
-	cases := []struct {
-		name, tool, args, want string
-	}{
+	return []escapeCase{
 		{"a .. chain", "read_file", `{"path":"../outside/secret.txt"}`, leaves},
 		{"a deep .. chain", "read_file", `{"path":"sub/../../../../etc/passwd"}`, leaves},
 		{"an absolute path outside", "read_file", `{"path":"` + filepath.Join(outside, "secret.txt") + `"}`, isOutside},
-		{"the sibling with the same prefix, relative", "read_file", `{"path":"../box_secret/s.txt"}`, leaves},
+		{"the sibling with the same prefix, relative", "read_file", `{"path":"../` + name + `_secret/s.txt"}`, leaves},
 		{"the sibling with the same prefix, absolute", "read_file", `{"path":"` + filepath.Join(sibling, "s.txt") + `"}`, isOutside},
 		{"/etc/passwd", "read_file", `{"path":"/etc/passwd"}`, isOutside},
 		{"/proc", "read_file", `{"path":"/proc/self/environ"}`, isOutside},
@@ -144,28 +150,46 @@ func TestNoPathEscapesTheRoot(t *testing.T) {
 		{"an escaped link target", "read_file", `{"path":"link\\u{2D}dir/secret.txt"}`, linkOut},
 		{"a new name with an escaped line feed", "write_file", `{"path":"evil\\u{A}SYSTEM.txt","content":"x"}`, "control or invisible character"},
 	}
+}
+
+// escapeResult sends one attack and returns the text of the error result
+// that must refuse it.
+func escapeResult(t *testing.T, p *proc, id int, tool, args string) string {
+	t.Helper()
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args))
+	var resp struct {
+		Result struct {
+			Content []struct{ Text string } `json:"content"`
+			IsError bool                    `json:"isError"`
+		} `json:"result"`
+		Error *struct{ Message string } `json:"error"`
+	}
+	line := p.recv()
+	if err := json.Unmarshal([]byte(line), &resp); err != nil {
+		t.Fatal(err)
+	}
+	if resp.Error != nil || !resp.Result.IsError || len(resp.Result.Content) == 0 {
+		t.Fatalf("the attack was not refused with an error result: %s", line)
+	}
+	return resp.Result.Content[0].Text
+}
+
+// TestNoPathEscapesTheRoot runs every attack against the real binary and
+// checks both the sentence the model reads and that nothing outside the
+// root was read, created, changed or deleted.
+func TestNoPathEscapesTheRoot(t *testing.T) {
+	base, root := escapeTree(t)
+	outside := filepath.Join(base, "outside")
+	sibling := filepath.Join(base, "box_secret")
+	before := snapshot(t, outside) + "\n" + snapshot(t, sibling)
+
 	p := start(t, "--root", root, "--allow-admin")
 	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"attacker","version":"1"}}}`)
 	p.recv()
-	for i, tc := range cases {
+	for i, tc := range escapeCases(base, "box") {
 		t.Run(tc.name, func(t *testing.T) {
 			p.t = t
-			p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, i+1, tc.tool, tc.args))
-			var resp struct {
-				Result struct {
-					Content []struct{ Text string } `json:"content"`
-					IsError bool                    `json:"isError"`
-				} `json:"result"`
-				Error *struct{ Message string } `json:"error"`
-			}
-			line := p.recv()
-			if err := json.Unmarshal([]byte(line), &resp); err != nil {
-				t.Fatal(err)
-			}
-			if resp.Error != nil || !resp.Result.IsError || len(resp.Result.Content) == 0 {
-				t.Fatalf("the attack was not refused with an error result: %s", line)
-			}
-			text := resp.Result.Content[0].Text
+			text := escapeResult(t, p, i+1, tc.tool, tc.args)
 			if !strings.Contains(text, tc.want) {
 				t.Errorf("refusal %q does not say %q", text, tc.want)
 			}
@@ -179,4 +203,83 @@ func TestNoPathEscapesTheRoot(t *testing.T) {
 	}
 	p.t = t
 	p.finish()
+}
+
+// TestNoPathEscapesAnyOfThreeRoots runs every attack against each root of
+// a three-root configuration whose second root is read-only, naming the
+// root ("ro:/../outside"), and against the first root with plain paths
+// too. Every attack must be refused, and nothing anywhere may change:
+// not outside the roots, not in another root, not in the read-only one.
+func TestNoPathEscapesAnyOfThreeRoots(t *testing.T) {
+	base := t.TempDir()
+	roots := []struct {
+		name string
+		ro   bool
+	}{{"first", false}, {"ro", true}, {"third", false}}
+	args := []string{"--allow-admin"}
+	for _, r := range roots {
+		dir := escapeRoot(t, base, r.name)
+		flag := "--root"
+		if r.ro {
+			flag = "--read-only-root"
+		}
+		args = append(args, flag, r.name+"="+dir)
+	}
+	before := snapshot(t, base)
+
+	p := start(t, args...)
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"attacker","version":"1"}}}`)
+	p.recv()
+	id := 0
+	run := func(root, prefix string, ro bool) {
+		for _, tc := range escapeCases(base, root) {
+			t.Run(root+"/"+prefix+"/"+tc.name, func(t *testing.T) {
+				p.t = t
+				id++
+				text := escapeResult(t, p, id, tc.tool, withRoot(t, tc.args, prefix))
+				want := strings.ReplaceAll(tc.want, "is outside the root", "is outside every root")
+				switch {
+				case strings.Contains(text, want):
+				case ro && strings.Contains(text, `is in the read-only root "ro"`):
+				default:
+					t.Errorf("refusal %q does not say %q", text, want)
+				}
+				if strings.Contains(text, base) {
+					t.Errorf("the refusal shows the host path: %q", text)
+				}
+				if after := snapshot(t, base); after != before {
+					t.Fatalf("something changed:\nbefore\n%s\nafter\n%s", before, after)
+				}
+			})
+		}
+	}
+	run("first", "", false)
+	for _, r := range roots {
+		run(r.name, r.name+":/", r.ro)
+	}
+	p.t = t
+	p.finish()
+}
+
+// withRoot returns the JSON arguments args with prefix put before every
+// relative path, source and destination.
+func withRoot(t *testing.T, args, prefix string) string {
+	t.Helper()
+	if prefix == "" {
+		return args
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(args), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"path", "source", "destination"} {
+		if s, ok := m[k].(string); ok && !strings.HasPrefix(s, "/") {
+			m[k] = prefix + s
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
