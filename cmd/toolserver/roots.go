@@ -86,6 +86,9 @@ func openRoots(flags []rootFlag) ([]openRoot, error) {
 		}
 		st, err := os.Stat(abs)
 		switch {
+		case err != nil && f.name == "" && strings.Contains(f.given, "="):
+			name, _, _ := strings.Cut(f.given, "=")
+			return fail(fmt.Errorf("%s %q: no such folder, and %q cannot name a root (%v)", f.flag, f.given, name, security.CheckRootName(name)))
 		case err != nil:
 			return fail(fmt.Errorf("%s %q cannot be used: %w", f.flag, f.given, err))
 		case !st.IsDir():
