@@ -125,3 +125,38 @@ func TestACancelledCallDoesNotHandItsFateToIdenticalCalls(t *testing.T) {
 		t.Fatalf("ran %d times, want 2", runs.Load())
 	}
 }
+
+// TestTargetKeyJoinsSpellingsOfOneFile checks that Options.TargetKey is
+// what the cache and the order of writes compare: a write to
+// "alias:/a" drops the cached read of "a" when both key to one file, and
+// not without the key. Caught mutation: addTarget ignoring TargetKey.
+func TestTargetKeyJoinsSpellingsOfOneFile(t *testing.T) {
+	for _, withKey := range []bool{true, false} {
+		now := time.Unix(0, 0)
+		opts := Options{MaxRepeats: -1, Now: func() time.Time { return now }}
+		if withKey {
+			opts.TargetKey = func(p string) string { return "/" + strings.TrimPrefix(p, "alias:/") }
+		}
+		srv := New(opts)
+		var runs atomic.Int32
+		_ = AddTool(srv, ToolSpec{Name: "read", Description: "d", CacheTTL: time.Minute, Targets: []string{"path"}}, func(ctx context.Context, call *Call, in readArgs) (writeOut, error) {
+			runs.Add(1)
+			return writeOut{}, nil
+		})
+		_ = AddTool(srv, ToolSpec{Name: "write", Description: "d", Level: security.Write, Targets: []string{"path"}}, func(ctx context.Context, call *Call, in writeDryArgs) (writeOut, error) {
+			return writeOut{}, nil
+		})
+		c := serve(t, srv)
+		c.initialize()
+		call(c, 1, "read", `{"path":"a/b"}`)
+		call(c, 2, "write", `{"path":"alias:/a"}`)
+		call(c, 3, "read", `{"path":"a/b"}`)
+		want := int32(1)
+		if withKey {
+			want = 2
+		}
+		if got := runs.Load(); got != want {
+			t.Errorf("TargetKey set %v: the read ran %d times, want %d", withKey, got, want)
+		}
+	}
+}
