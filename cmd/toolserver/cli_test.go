@@ -111,6 +111,17 @@ func TestHelpShowsAClientConfiguration(t *testing.T) {
 	if err := json.Unmarshal([]byte(stderr[start:end+1]), &cfg); err != nil {
 		t.Errorf("the configuration snippet is not valid JSON: %v", err)
 	}
+	// The two-root "args" line is valid JSON, and its flags parse.
+	i := strings.LastIndex(stderr, `"args": [`)
+	line, _, _ := strings.Cut(stderr[i:], "\n")
+	var two struct{ Args []string }
+	if err := json.Unmarshal([]byte("{"+strings.Replace(line, `"args"`, `"Args"`, 1)+"}"), &two); err != nil {
+		t.Fatalf("the two-root snippet %q is not valid JSON: %v", line, err)
+	}
+	cfg2, fs := newConfig("serve", io.Discard)
+	if err := fs.Parse(two.Args); err != nil || len(cfg2.roots) != 2 || !cfg2.roots[1].readOnly || cfg2.roots[1].name != "notes" {
+		t.Errorf("the two-root snippet %q parses to %+v, %v", two.Args, cfg2.roots, err)
+	}
 }
 
 func TestVersion(t *testing.T) {

@@ -117,7 +117,7 @@ Examples:
 Flags:
 `)
 	default:
-		fmt.Fprint(w, `Usage: toolserver --root DIR [flags]
+		fmt.Fprint(w, `Usage: toolserver --root DIR [--root NAME=DIR ...] [--read-only-root DIR ...] [flags]
        toolserver tools --root DIR
        toolserver call --root DIR TOOL key=value ...
 
@@ -136,6 +136,12 @@ To use it from an MCP host (Claude Desktop, VS Code, Cursor, ...), add:
       }
     }
   }
+
+With several folders, repeat --root (NAME=DIR names a root) and add folders
+the tools may only read with --read-only-root; paths then name their root,
+as "notes:/todo.md", and a plain path lies in the first root:
+
+        "args": ["--root", "/home/me/src", "--read-only-root", "notes=/home/me/notes"]
 
 Flags:
 `)
