@@ -20,6 +20,20 @@
 //     symbolic links leading out, and absolute symbolic links, are never
 //     followed, whatever happens to the tree between check and use.
 //
+// # Several roots
+//
+// NewRoots makes a sandbox over several roots, each its own RootFs, each
+// named (CheckRootName) and each writable or read-only (Root.ReadOnly).
+// Paths then name their root, "notes:/todo.md", and a plain relative
+// path lies in the first root; Resolve returns every path in the named
+// form, Fs routes it to its root, and a rename across roots fails like
+// one across file systems (EXDEV). A read-only root refuses every change
+// (Reason ReadOnlyRoot), and so does a read-only root nested in a
+// writable one when reached through the writable one, by path and, on
+// Unix, by the identity of the directories on the way. Sandbox.Key gives
+// each path a key, its host path, so that callers can tell two spellings
+// of one file apart from two files.
+//
 // What os.Root does not stop, named pipes and devices inside the root,
 // Sandbox.OpenRead and Sandbox.OpenWrite do: they open without blocking
 // and refuse anything but regular files (and, when asked, directories)

@@ -26,3 +26,33 @@ func ExampleSandbox_Resolve() {
 	// path "/srv/project_secret/key" is outside the root; use a path relative to the root
 	// path "C:\Users" is a Windows path; use a path relative to the root with / separators
 }
+
+// With several roots, a path names its root, a plain path lies in the
+// first, and a read-only root refuses every change.
+func ExampleNewRoots() {
+	src, notes := afero.NewMemMapFs(), afero.NewMemMapFs()
+	sb, err := security.NewRoots([]security.Root{
+		{Name: "src", Fs: src, HostPath: "/home/me/src"},
+		{Name: "notes", Fs: notes, HostPath: "/home/me/notes", ReadOnly: true},
+	}, security.SandboxOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range []string{"main.go", "notes:/todo.md", "notes:todo.md", "/home/me/notes/a/b.md", "docs:/x"} {
+		rel, err := sb.Resolve(p)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(rel)
+	}
+	_, err = sb.ResolveNew("notes:/new.md")
+	fmt.Println(err)
+	// Output:
+	// src:/main.go
+	// notes:/todo.md
+	// notes:/todo.md
+	// notes:/a/b.md
+	// path "docs:/x" names the root "docs", which does not exist; use one of the roots "src:" or "notes:"
+	// "notes:/new.md" is in the read-only root "notes", where nothing can be changed; write in "src:" instead
+}

@@ -29,7 +29,7 @@ type multiFixture struct {
 	sb   *Sandbox
 }
 
-func newMultiFixture(t *testing.T) *multiFixture {
+func newMultiFixture(t testing.TB) *multiFixture {
 	t.Helper()
 	base := t.TempDir()
 	for _, d := range []string{"src/vendor", "src/deep/inner", "notes", "outside"} {
