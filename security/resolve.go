@@ -169,15 +169,20 @@ func (s *Sandbox) resolve(p string, checkAllowed bool) (*sbRoot, string, error) 
 func (s *Sandbox) absolute(p, c string) (*sbRoot, string, error) {
 	var best *sbRoot
 	var bestRel string
+	bestLen := -1
 	for _, r := range s.roots {
-		rel, ok := relBelow(r.hostRoot, c)
-		if r.hostRoot == "" || !ok {
+		rel, ok := r.below(c)
+		if !ok {
 			continue
 		}
+		n := len(c) - len(rel) // the length of the root's folder in c
+		if rel == "." {
+			n = len(c)
+		}
 		switch {
-		case best == nil || len(r.hostRoot) > len(best.hostRoot):
-			best, bestRel = r, rel
-		case len(r.hostRoot) == len(best.hostRoot):
+		case n > bestLen:
+			best, bestRel, bestLen = r, rel, n
+		case n == bestLen:
 			return nil, "", s.refuse(p, Ambiguous, msgAmbiguous, best.qualify(bestRel), r.qualify(rel))
 		}
 	}

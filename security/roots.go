@@ -204,6 +204,22 @@ func relBelow(dir, c string) (string, bool) {
 	return "", false
 }
 
+// below returns the clean absolute slash path c relative to the root,
+// and whether it lies inside it: below the root's HostPath as given, or
+// below the folder it leads to when that is a symbolic link.
+func (r *sbRoot) below(c string) (string, bool) {
+	if r.hostRoot == "" {
+		return "", false
+	}
+	if rel, ok := relBelow(r.hostRoot, c); ok {
+		return rel, true
+	}
+	if r.hostKey != r.hostRoot {
+		return relBelow(r.hostKey, c)
+	}
+	return "", false
+}
+
 // gated returns the root's file system as the sandbox uses it: refusing
 // every change if the root is read-only, and changes to the read-only
 // roots nested in it otherwise; as it is when neither applies.

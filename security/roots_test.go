@@ -482,3 +482,37 @@ func TestOneReadOnlyRoot(t *testing.T) {
 		t.Errorf("a.txt = %q after a refused write", b)
 	}
 }
+
+func TestALinkedRootTakesAbsolutePathsThroughEitherName(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	if err := os.MkdirAll(filepath.Join(real, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	rfs, err := OpenRoot(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rfs.Close()
+	other := afero.NewMemMapFs()
+	sb, err := NewRoots([]Root{{Name: "ln", Fs: rfs, HostPath: link}, {Name: "mem", Fs: other}}, SandboxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(link, "d/x"), filepath.Join(real, "d/x")} {
+		if got, err := sb.Resolve(p); err != nil || got != "ln:/d/x" {
+			t.Errorf("Resolve(%q) = %q, %v; want ln:/d/x", p, got, err)
+		}
+	}
+	sb.RestrictHost([]string{filepath.Join(real, "d")})
+	if got := sb.Allowed(); !slices.Equal(got, []string{"ln:/d", "mem:"}) {
+		t.Errorf("Allowed() after a client root given by the real path = %q", got)
+	}
+	if sb.Key("ln:/d/x") != filepath.ToSlash(filepath.Join(real, "d/x")) {
+		t.Errorf("Key(ln:/d/x) = %q, want the real host path", sb.Key("ln:/d/x"))
+	}
+}

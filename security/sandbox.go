@@ -179,12 +179,12 @@ func (s *Sandbox) RestrictHost(hostPaths []string) (ignored []string) {
 				if r.hostRoot == "" {
 					continue
 				}
-				if rel, ok := relBelow(r.hostRoot, c); ok {
+				if rel, ok := r.below(c); ok {
 					if rel, ok = cleanSubtree(rel); ok {
 						per[i] = append(per[i], rel)
 						used = true
 					}
-				} else if c == "/" || strings.HasPrefix(r.hostRoot, c+"/") {
+				} else if c == "/" || strings.HasPrefix(r.hostRoot, c+"/") || strings.HasPrefix(r.hostKey, c+"/") {
 					per[i] = append(per[i], ".")
 					used = true
 				}
