@@ -19,6 +19,16 @@
 // returns, the entries of a listing, the depth of a tree, the results of
 // search_files and grep.
 //
+// A sandbox may hold several roots (security.NewRoots). Paths then name
+// their root, "notes:/todo.md", results show them so, and the tools need
+// nothing more: Resolve, Fs and Explain do the routing. Tools that change
+// something resolve with ResolveWrite, ResolveRemove (delete_file and a
+// move's source) or ResolveNew, which refuse a read-only root before any
+// work is done, so a dry run says so too; the sandbox's file system
+// refuses such changes again, whatever the path. A move between roots
+// meets EXDEV and becomes a copy and a removal, as across file systems.
+// list_allowed_directories lists each root and how its paths are written.
+//
 // # Names
 //
 // Names are data, never text the model takes as structure. Every name or
