@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"syscall"
 
 	"github.com/spf13/afero"
 	"github.com/stdiotools/toolserver/security"
@@ -163,4 +164,20 @@ func (c ctxReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
+}
+
+// syncDir commits the entries of the directory rel to stable storage
+// (fsync of the directory), so that a file linked or renamed into it
+// survives a crash. A file system that cannot sync a directory (EINVAL)
+// counts as synced.
+func syncDir(fsys afero.Fs, rel string) error {
+	d, err := fsys.Open(rel)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
 }

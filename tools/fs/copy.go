@@ -59,16 +59,22 @@ func (t *toolset) addCopyFile(s *server.Server) error {
 type copyPlan struct {
 	dirs    []planEntry // parents before children, the top one first
 	files   []planEntry
-	skipped []string
-	bytes   int64 // the files' sizes, holes included
-	alloc   int64 // the disk they occupy, holes left out
+	links   []planEntry // symbolic links, kept only when planned for a move
+	skipped []string    // what is not copied: links (unless kept) and special files
+	bytes   int64       // the files' sizes, holes included
+	alloc   int64       // the disk they occupy, holes left out
 }
 
-// planEntry is one entry to copy: its path below the source and its mode.
+// planEntry is one entry to copy: its path below the source, its
+// permissions, its size and, for a link kept, its target as stored. info
+// is the entry as the plan found it; copyTree replaces a file's with the
+// version it copied.
 type planEntry struct {
-	sub  string
-	mode fs.FileMode
-	size int64
+	sub    string
+	mode   fs.FileMode
+	size   int64
+	info   fs.FileInfo
+	target string
 }
 
 func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileArgs) (CopyFileResult, error) {
@@ -95,14 +101,14 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 	switch {
 	case srcInfo.Mode().IsRegular():
 		res.Type, res.Files, res.Bytes = typeFile, 1, srcInfo.Size()
-		plan.files = []planEntry{{"", srcInfo.Mode().Perm(), srcInfo.Size()}}
+		plan.files = []planEntry{{sub: "", mode: srcInfo.Mode().Perm(), size: srcInfo.Size(), info: srcInfo}}
 		plan.bytes, plan.alloc = srcInfo.Size(), allocated(srcInfo)
 		if err := t.checkCap(quote(src), plan.bytes, "nothing was copied"); err != nil {
 			return CopyFileResult{}, err
 		}
 	case srcInfo.IsDir():
 		res.Type = typeDir
-		if plan, err = t.planCopy(ctx, src, srcInfo); err != nil {
+		if plan, err = t.planCopy(ctx, "copy_file", src, srcInfo, false); err != nil {
 			return CopyFileResult{}, err
 		}
 		res.Files, res.Dirs, res.Bytes, res.Skipped = len(plan.files), len(plan.dirs), plan.bytes, plan.skipped
@@ -138,38 +144,54 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 	return res, nil
 }
 
-// planCopy lists what copying the directory src involves, within the
-// limits.
-func (t *toolset) planCopy(ctx context.Context, src string, srcInfo fs.FileInfo) (copyPlan, error) {
-	plan := copyPlan{dirs: []planEntry{{"", srcInfo.Mode().Perm(), 0}}}
+// planCopy lists what copying the directory src involves for tool
+// (copy_file or move_file), within the limits. With keepLinks, symbolic
+// links are planned to be made again, their targets read; otherwise they
+// are skipped, as special files always are.
+func (t *toolset) planCopy(ctx context.Context, tool, src string, srcInfo fs.FileInfo, keepLinks bool) (copyPlan, error) {
+	plan := copyPlan{dirs: []planEntry{{sub: "", mode: srcInfo.Mode().Perm(), info: srcInfo}}}
 	maxEntries, maxBytes := t.lim.MaxResults, t.lim.MaxWriteBytes
+	verb, verbs := "copy", "copies"
+	if tool == "move_file" {
+		verb, verbs = "move", "moves"
+	}
 	err := t.walk(ctx, src, func(p, sub string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			return walkRefusal(tool, verb, src, p, err)
 		}
-		if len(plan.dirs)+len(plan.files) > maxEntries {
-			return fmt.Errorf("%s holds more than %d entries, the most copy_file copies at once; copy its subdirectories one at a time", quote(src), maxEntries)
+		if len(plan.dirs)+len(plan.files)+len(plan.links) > maxEntries {
+			return fmt.Errorf("%s holds more than %d entries, the most %s %s at once; %s its subdirectories one at a time", quote(src), maxEntries, tool, verbs, verb)
 		}
+		keep := d.IsDir() || d.Type().IsRegular() || keepLinks && d.Type()&fs.ModeSymlink != 0
+		if !keep {
+			plan.skipped = append(plan.skipped, p)
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return t.sb.Explain("read", p, err)
+		}
+		e := planEntry{sub: sub, mode: info.Mode().Perm(), info: info}
 		switch {
 		case d.IsDir():
-			info, err := d.Info()
-			if err != nil {
-				return t.sb.Explain("read", p, err)
-			}
-			plan.dirs = append(plan.dirs, planEntry{sub, info.Mode().Perm(), 0})
+			plan.dirs = append(plan.dirs, e)
 		case d.Type().IsRegular():
-			info, err := d.Info()
-			if err != nil {
-				return t.sb.Explain("read", p, err)
-			}
-			plan.files = append(plan.files, planEntry{sub, info.Mode().Perm(), info.Size()})
+			e.size = info.Size()
+			plan.files = append(plan.files, e)
 			plan.bytes += info.Size()
 			plan.alloc += allocated(info)
 			if plan.bytes > maxBytes {
-				return fmt.Errorf("%s holds more than %s, the most one call may write (the server's --max-write-bytes limit); copy its subdirectories one at a time", quote(src), byteSize(maxBytes))
+				return fmt.Errorf("%s holds more than %s, the most one call may write (the server's --max-write-bytes limit); %s its subdirectories one at a time", quote(src), byteSize(maxBytes), verb)
 			}
 		default:
-			plan.skipped = append(plan.skipped, p)
+			lr, ok := t.sb.Fs().(afero.LinkReader)
+			if !ok {
+				return t.sb.Explain("read", p, afero.ErrNoReadlink)
+			}
+			if e.target, err = lr.ReadlinkIfPossible(p); err != nil {
+				return t.sb.Explain("read", p, err)
+			}
+			plan.links = append(plan.links, e)
 		}
 		return nil
 	})
@@ -177,36 +199,90 @@ func (t *toolset) planCopy(ctx context.Context, src string, srcInfo fs.FileInfo)
 	return plan, err
 }
 
-// runCopy carries out plan, copying src to dst.
+// walkRefusal is the error of a plan whose walk could not go into p, below
+// src, for the reason err.
+func walkRefusal(tool, verb, src, p string, err error) error {
+	switch {
+	case errors.Is(err, errTooDeep):
+		return fmt.Errorf("%s lies more than %d levels below %s, deeper than %s goes; %s its subdirectories one at a time", quote(p), maxWalkDepth, quote(src), tool, verb)
+	case errors.Is(err, errTooManyDirs), errors.Is(err, errWalkBudget):
+		return fmt.Errorf("%s holds too many directories for %s to %s at once; %s its subdirectories one at a time", quote(src), tool, verb, verb)
+	}
+	return err
+}
+
+// copyOpts say how copyOne and copyTree copy.
+type copyOpts struct {
+	// move is set for move_file, whose copy replaces the source: links
+	// are made again, modification times kept, every directory synced,
+	// and a file whose size or modification time changed while it was
+	// copied makes the copy fail with errChanged, since the source is
+	// deleted next.
+	move bool
+	// meter, if not nil, is told of what is copied, for progress.
+	meter *copyMeter
+}
+
+// runCopy carries out plan for copy_file, copying src to dst.
 func (t *toolset) runCopy(ctx context.Context, call *server.Call, src, dst string, plan copyPlan) error {
+	done, err := t.copyTree(ctx, src, dst, plan, copyOpts{meter: newCopyMeter(call, plan)})
+	if err != nil && len(plan.dirs) > 0 {
+		return t.partialCopy(dst, done, len(plan.files), err)
+	}
+	return err
+}
+
+// copyTree copies the entries of plan from src to dst, which it creates
+// (with plan.dirs[0]; a plan without directories is one file). It
+// returns how many files it copied, and records in plan.files the version
+// of each it copied. Directories are created writable, so that entries
+// can go in, and get their modes (and, for a move, their times) once
+// full, deepest first.
+func (t *toolset) copyTree(ctx context.Context, src, dst string, plan copyPlan, opts copyOpts) (int, error) {
 	fsys := t.sb.Fs()
 	for _, d := range plan.dirs {
-		// Created writable for now, so that files can go in; the modes are
-		// set at the end.
 		p := joinRel(dst, d.sub)
 		if err := fsys.Mkdir(p, d.mode|0o700); err != nil {
-			return t.partialCopy(dst, 0, len(plan.files), t.sb.Explain("create", p, err))
+			return 0, t.sb.Explain("create", p, err)
+		}
+	}
+	for _, l := range plan.links {
+		p := joinRel(dst, l.sub)
+		if err := symlink(fsys, l.target, p); err != nil {
+			return 0, t.sb.Explain("create", p, err)
 		}
 	}
 	for i, f := range plan.files {
+		if err := ctx.Err(); err != nil {
+			return i, err
+		}
 		from, to := joinRel(src, f.sub), joinRel(dst, f.sub)
-		if err := t.copyOne(ctx, from, to, f.mode); err != nil {
-			if len(plan.dirs) == 0 {
-				return err
-			}
-			return t.partialCopy(dst, i, len(plan.files), err)
+		fi, err := t.copyOne(ctx, from, to, f.mode, opts)
+		if err != nil {
+			return i, err
 		}
-		if (i+1)%progressEvery == 0 {
-			progress(call, i+1, fmt.Sprintf("copied %d of %d files", i+1, len(plan.files)))
+		plan.files[i].info = fi
+		if opts.move {
+			keepTime(fsys, to, fi)
 		}
+		opts.meter.fileDone()
 	}
 	for i := len(plan.dirs) - 1; i >= 0; i-- {
 		d := plan.dirs[i]
-		if err := fsys.Chmod(joinRel(dst, d.sub), d.mode); err != nil {
-			return t.partialCopy(dst, len(plan.files), len(plan.files), t.sb.Explain("copy", joinRel(dst, d.sub), err))
+		p := joinRel(dst, d.sub)
+		if opts.move {
+			if err := syncDir(fsys, p); err != nil {
+				return len(plan.files), t.sb.Explain("sync", p, err)
+			}
+		}
+		if err := fsys.Chmod(p, d.mode); err != nil {
+			return len(plan.files), t.sb.Explain("copy", p, err)
+		}
+		if opts.move {
+			keepTime(fsys, p, d.info)
 		}
 	}
-	return nil
+	return len(plan.files), nil
 }
 
 // partialCopy is the error of a directory copy that stopped after done of
@@ -217,22 +293,34 @@ func (t *toolset) partialCopy(dst string, done, total int, err error) error {
 }
 
 // copyOne copies the file src to dst atomically with mode perm, keeping
-// holes. The size copied is the size of the opened source, which is
-// checked against the cap again, since the source may have grown since
-// the plan.
-func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode) error {
+// holes, and returns the source as it was opened. The size copied is the
+// size of the opened source, which is checked against the cap again,
+// since the source may have grown since the plan.
+func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode, opts copyOpts) (fs.FileInfo, error) {
 	f, fi, err := t.sb.OpenRead(pathArg(src), false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	size := fi.Size()
 	if err := t.checkCap(quote(src), size, "nothing was copied"); err != nil {
-		return err
+		return nil, err
 	}
-	_, err = t.writeAtomic(ctx, dst, perm, func(w afero.File) (int64, error) { return copyData(ctx, w, f, size) })
+	_, err = t.writeAtomic(ctx, dst, perm, func(w afero.File) (int64, error) {
+		if opts.meter != nil {
+			w = meteredFile{File: w, meter: opts.meter}
+		}
+		n, err := copyData(ctx, w, f, size)
+		if err == nil && opts.move {
+			// What is deleted next must be what was copied.
+			if now, serr := f.Stat(); serr != nil || !sameVersion(now, fi) {
+				err = errChanged
+			}
+		}
+		return n, err
+	})
 	if errors.Is(err, errChanged) {
-		return fmt.Errorf("%s changed while it was being copied, and nothing was written to %s; try again", quote(src), quote(dst))
+		return nil, fmt.Errorf("%s changed while it was being copied, and nothing was written to %s; try again", quote(src), quote(dst))
 	}
-	return err
+	return fi, err
 }

@@ -26,6 +26,7 @@ type MoveFileResult struct {
 	Destination string `json:"destination" description:"The new path, relative to the root."`
 	Type        string `json:"type" description:"What was moved: file, dir, symlink or other."`
 	Replaced    bool   `json:"replaced" description:"True when a file at destination was replaced."`
+	Copied      bool   `json:"copied,omitempty" description:"True when source and destination are on different file systems, so that the move was (or, in a dry run, would be) a copy followed by the deletion of the original."`
 	DryRun      bool   `json:"dry_run,omitempty" description:"True when nothing was moved because dry_run was set."`
 
 	summary string
@@ -40,11 +41,12 @@ func (t *toolset) addMoveFile(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
 		Name:  "move_file",
 		Title: "Move or rename",
-		Description: "Moves or renames a file or a directory (with everything in it) within the root, in one step. " +
-			"Between file systems (a mount point inside the root) only a file can be moved: it is copied, within the write limit, then the original deleted. " +
-			"destination is the full new path, not a folder to move into; its directory must exist. " +
-			"An existing destination is an error unless overwrite is true, and even then only a file is replaced, never a directory. " +
-			"dry_run reports what would happen without moving.",
+		Description: fmt.Sprintf("Moves or renames a file, a symbolic link or a directory (with everything in it) within the root, in one step. "+
+			"destination is the full new path, not a folder to move into; its directory must exist. "+
+			"An existing destination is an error unless overwrite is true, and even then only a file is replaced, never a directory. "+
+			"Between file systems (a mount point inside the root) the move is a copy, then the deletion of the original, within the write limit of %s and, for a directory, %d entries; "+
+			"permissions and modification times are kept, owners are not, and a directory holding named pipes, sockets or devices cannot be moved that way. "+
+			"dry_run reports what would happen without moving.", byteSize(t.lim.MaxWriteBytes), t.lim.MaxResults),
 		Level:       security.Write,
 		Targets:     []string{"source", "destination"},
 		DryRun:      "dry_run",
@@ -58,52 +60,61 @@ func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileAr
 		return MoveFileResult{}, err
 	}
 	res := MoveFileResult{Source: src, Destination: dst, Type: entryType(srcInfo.Mode()), Replaced: dstInfo != nil, DryRun: in.DryRun}
-	what := describeEntry(src, srcInfo)
-	action := fmt.Sprintf("%s to %s", what, quote(dst))
-	if dstInfo != nil {
-		action += ", replacing " + describeEntry(dst, dstInfo)
-	}
-	if in.DryRun {
-		res.summary = "Dry run: move_file would move " + action + ". Nothing was moved."
-		return res, nil
-	}
-	if err := confirm(ctx, call, "Move "+action+"."); err != nil {
-		return MoveFileResult{}, err
-	}
-	if err := t.sb.Fs().Rename(src, dst); err != nil {
-		if !errors.Is(err, syscall.EXDEV) {
-			return MoveFileResult{}, t.sb.Explain("move", src, err)
-		}
-		if err := t.moveAcross(ctx, src, dst, srcInfo); err != nil {
+	// When the devices already tell that the paths are on different file
+	// systems, the copy is planned, and its limits checked, before the
+	// dry run and the confirmation; otherwise only the rename finds out.
+	var mv *crossMove
+	if t.onOtherFileSystem(src, srcInfo, dst) {
+		if mv, err = t.planCrossMove(ctx, src, dst, srcInfo); err != nil {
 			return MoveFileResult{}, err
 		}
-		res.summary = "Moved " + action + ", which is on another file system: copied, then the original deleted."
+	}
+	action := func() string {
+		what := describeEntry(src, srcInfo)
+		if mv != nil {
+			what = mv.contents()
+		}
+		s := fmt.Sprintf("%s to %s", what, quote(dst))
+		if dstInfo != nil {
+			s += ", replacing " + describeEntry(dst, dstInfo)
+		}
+		return s
+	}
+	const across = "They are on different file systems, so "
+	if in.DryRun {
+		res.summary = "Dry run: move_file would move " + action() + "."
+		if mv != nil {
+			res.Copied = true
+			res.summary += " " + across + "it would be copied, then the original deleted."
+		}
+		res.summary += " Nothing was moved."
 		return res, nil
 	}
-	res.summary = "Moved " + action + "."
+	msg := "Move " + action() + "."
+	if mv != nil {
+		msg += " " + across + "it will be copied, then the original deleted."
+	}
+	if err := confirm(ctx, call, msg); err != nil {
+		return MoveFileResult{}, err
+	}
+	err = t.sb.Fs().Rename(src, dst)
+	switch {
+	case err == nil:
+		res.summary = "Moved " + action() + "."
+		return res, nil
+	case !errors.Is(err, syscall.EXDEV):
+		return MoveFileResult{}, t.sb.Explain("move", src, err)
+	case mv == nil:
+		if mv, err = t.planCrossMove(ctx, src, dst, srcInfo); err != nil {
+			return MoveFileResult{}, err
+		}
+	}
+	if err := t.moveAcross(ctx, call, mv); err != nil {
+		return MoveFileResult{}, err
+	}
+	res.Copied = true
+	res.summary = "Moved " + action() + ". " + across + "it was copied, then the original deleted."
 	return res, nil
-}
-
-// moveAcross moves the file src to dst on another file system (where
-// rename fails with EXDEV, as across a mount point inside the root): it
-// copies src as copy_file does, within the write cap and the free space,
-// keeping holes, then removes src. Directories and links are refused.
-func (t *toolset) moveAcross(ctx context.Context, src, dst string, srcInfo fs.FileInfo) error {
-	if !srcInfo.Mode().IsRegular() {
-		return fmt.Errorf("%s and %s are on different file systems, and move_file moves only files between them; copy it with copy_file, then delete the original with delete_file",
-			quote(src), quote(path.Dir(dst)))
-	}
-	const done = "nothing was moved"
-	if err := t.checkWrite(dst, quote(src), srcInfo.Size(), allocated(srcInfo), done); err != nil {
-		return err
-	}
-	if err := t.copyOne(ctx, src, dst, srcInfo.Mode().Perm()); err != nil {
-		return err
-	}
-	if err := t.sb.Fs().Remove(src); err != nil {
-		return fmt.Errorf("%s was copied to %s (another file system), but the original could not be deleted: %w", quote(src), quote(dst), t.sb.Explain("delete", src, err))
-	}
-	return nil
 }
 
 // describeEntry names an entry in a sentence: `the file "a.txt" (12
