@@ -77,6 +77,35 @@
 // system has the bytes to write plus a reserve of 1% of its size, at most
 // 64 MiB, available. Copies keep the holes of sparse files.
 //
+// # Moves between file systems
+//
+// rename cannot cross file systems (a mount point inside the root, or two
+// roots of the sandbox), and fails with EXDEV; move_file then copies and
+// deletes, in an order that a killed server cannot turn into a loss. A
+// file is written atomically beside its destination, as above; a
+// directory is copied into a temporary directory beside its destination,
+// named .toolserver-<random>.tmp as the temporary files are, and renamed
+// into place once every file and directory in it is synced; a symbolic
+// link is made under a temporary name and renamed into place. The
+// destination's directory is synced, and only then is the original
+// deleted. A kill before that rename leaves the original whole (and
+// perhaps a .toolserver-*.tmp holding part of the copy, to delete); a kill
+// after it leaves the whole copy and all or part of the original: never a
+// partial entry under the destination's name.
+//
+// The deletion takes only what was copied: a file that changed after it
+// was copied, or an entry that appeared meanwhile, stays, and the error
+// says so, as it does when the deletion fails. Such a move is held to the
+// write cap, the free space and, for a directory, MaxResults entries; when
+// the devices (Stat) already tell the paths apart, the copy is planned and
+// its limits checked before the dry run and the confirmation, which say
+// that the move will be a copy. It keeps contents (holes too),
+// permissions, the modification times of files and directories and links
+// as stored; not owners, access times, extended attributes or hard links
+// between files. A directory holding a named pipe, socket or device, or a
+// link the sandbox would not make at the new place (absolute, or leading
+// out of the root), is refused before anything is done.
+//
 // Every tool that changes something validates its
 // arguments and checks the file system first, then asks
 // [server.Call.Confirm] with a sentence that names the paths, whether
