@@ -19,7 +19,15 @@ import (
 // subprocess, exactly as an MCP host does.
 var binary string
 
+// binaryEnv names the environment variable that hands a test run again in
+// a child process (see internal/testmount) the binary already built.
+const binaryEnv = "TOOLSERVER_TEST_BINARY"
+
 func TestMain(m *testing.M) {
+	if bin := os.Getenv(binaryEnv); bin != "" {
+		binary = bin
+		os.Exit(m.Run())
+	}
 	bin, cleanup, err := testbin.Build(".", "toolserver")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
