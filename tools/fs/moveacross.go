@@ -220,11 +220,11 @@ func (t *toolset) moveTreeAcross(ctx context.Context, call *server.Call, mv *cro
 	stage := fmt.Sprintf("the copy stopped after %d of %d files", done, len(mv.plan.files))
 	if err == nil {
 		stage = "the copy was made, but could not be put in place"
-		// A rename would replace an empty directory that appeared at the
-		// destination since it was checked; a move never replaces one.
 		if cerr := ctx.Err(); cerr != nil {
 			err = cerr // the last moment to stop with nothing moved
 		} else if _, lerr := lstat(fsys, mv.dst); !isMissing(lerr) {
+			// A rename would replace an empty directory that appeared
+			// there since the check; a move never replaces one.
 			err = fmt.Errorf("%s appeared meanwhile", quote(mv.dst))
 		} else if rerr := fsys.Rename(tmp, mv.dst); rerr != nil {
 			err = t.sb.Explain("rename", mv.dst, rerr)

@@ -28,7 +28,7 @@ func TestMoveFileAcrossARealMount(t *testing.T) {
 	if after := e.snapshot(t); after != before {
 		t.Fatalf("a dry run changed the tree:\n%s", after)
 	}
-	dirTime, fileTime := e.mtime(t, "dir/sub/deep"), e.mtime(t, "dir/run.sh")
+	topTime, dirTime, fileTime := e.mtime(t, "dir"), e.mtime(t, "dir/sub/deep"), e.mtime(t, "dir/run.sh")
 	wantContains(t, text(e.ok(t, "move_file", `{"source":"dir","destination":"mnt/dir"}`)),
 		`They are on different file systems, so it was copied, then the original deleted.`)
 	wantContains(t, text(e.ok(t, "move_file", `{"source":"a.txt","destination":"mnt/old.txt","overwrite":true}`)),
@@ -37,7 +37,7 @@ func TestMoveFileAcrossARealMount(t *testing.T) {
 		t.Errorf("the originals are still there:\n%s", e.snapshot(t))
 	}
 	if e.read(t, "mnt/dir/link") != "y" || e.read(t, "mnt/dir/run.sh") != "#!/bin/sh\n" || e.read(t, "mnt/old.txt") != "aaa" ||
-		!e.mtime(t, "mnt/dir/sub/deep").Equal(dirTime) || !e.mtime(t, "mnt/dir/run.sh").Equal(fileTime) {
+		!e.mtime(t, "mnt/dir").Equal(topTime) || !e.mtime(t, "mnt/dir/sub/deep").Equal(dirTime) || !e.mtime(t, "mnt/dir/run.sh").Equal(fileTime) {
 		t.Errorf("the copies are not whole:\n%s", e.snapshot(t))
 	}
 	// Within the tmpfs a rename does it; back out, a copy again.
