@@ -67,6 +67,7 @@ func TestThreeRootsThroughCall(t *testing.T) {
 		// Across writable roots, and back.
 		{"move_file", `{"source":"a.txt","destination":"scratch:/a.txt"}`, 0, `"scratch:/a.txt"`},
 		{"move_file", `{"source":"scratch:/a.txt","destination":"work:/b.txt"}`, 0, `"work:/b.txt"`},
+		{"move_file", `{"source":"work:/b.txt","destination":"scratch:/c.txt","dry_run":true}`, 0, "They are in different roots, so it would be copied"},
 		{"write_file", `{"path":"scratch:/w.txt","content":"written"}`, 0, "scratch:/w.txt"},
 		{"list_directory", `{"path":"scratch:"}`, 0, "w.txt"},
 	}

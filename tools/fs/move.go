@@ -80,7 +80,12 @@ func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileAr
 		}
 		return s
 	}
-	const across = "They are on different file systems, so "
+	across := "They are on different file systems, so "
+	if a, _ := t.sb.SplitRoot(src); a != "" {
+		if b, _ := t.sb.SplitRoot(dst); a != b {
+			across = "They are in different roots, so "
+		}
+	}
 	if in.DryRun {
 		res.summary = "Dry run: move_file would move " + action() + "."
 		if mv != nil {

@@ -367,9 +367,15 @@ func (t *toolset) removeTree(ctx context.Context, rel string) error {
 // one that will hold dst. Directories are compared, not files, because
 // an overlay file system reports the device of the layer that holds a
 // file. It returns false when it cannot tell; the rename finds out then.
-// Two roots on one disk look alike here: only the rename tells them
-// apart.
+// Two roots of a sandbox with several count as two file systems, even on
+// one disk: each is its own os.Root, and no rename crosses from one to
+// the other.
 func (t *toolset) onOtherFileSystem(src string, srcInfo fs.FileInfo, dst string) bool {
+	if a, _ := t.sb.SplitRoot(src); a != "" {
+		if b, _ := t.sb.SplitRoot(dst); a != b {
+			return true
+		}
+	}
 	fsys := t.sb.Fs()
 	from := srcInfo
 	if !srcInfo.IsDir() {
