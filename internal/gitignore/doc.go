@@ -1,0 +1,43 @@
+// Package gitignore decides which paths a set of ignore files excludes,
+// by git's rules (gitignore(5)), ported from git's dir.c and wildmatch.c
+// rather than approximated with path.Match or regular expressions:
+//
+//   - a blank line or one that starts with '#' holds no pattern; "\#" and
+//     "\!" start a pattern with a literal '#' or '!';
+//   - trailing spaces are dropped unless escaped ("a\ "); "\r\n" line
+//     endings and a UTF-8 byte order mark are accepted;
+//   - '!' negates: a path the pattern matches is kept again;
+//   - a trailing '/' matches directories only;
+//   - a pattern without '/' (but a trailing one) matches a name at any
+//     depth below its file's directory; one with a '/' at its start or in
+//     its middle matches the path relative to that directory;
+//   - '*', '?' and "[...]" (with '!' or '^' to negate, ranges and classes
+//     such as [:digit:]) never match '/'; "**/" at the start, "/**/" in
+//     the middle and "/**" at the end match any number of directories
+//     (zero for the first two, one or more for the last); any other "**"
+//     is a '*';
+//   - the last pattern that matches wins, and a deeper directory's
+//     patterns win over those above it ([Rules]).
+//
+// Matching is byte for byte and case-sensitive (git's core.ignoreCase
+// unset). The package reads no files: [Parse] takes an ignore file's
+// content, and the caller decides which files apply where, and that a path
+// below an ignored directory is ignored too (git never looks inside one,
+// so no pattern can bring back what it holds).
+//
+// Two bounds git does not have: a line longer than [MaxPatternBytes] is
+// dropped, and a match that takes more than about a million steps (only
+// patterns with several "**" on long paths get near it) fails.
+//
+// # Why not a library
+//
+// github.com/go-git/go-git/v5/plumbing/format/gitignore matches a path when
+// a pattern matches any of its leading directories, so "!*/" keeps every
+// file below a directory ("*", "!*/", "!*.go" keeps a.txt in a directory)
+// and a search that starts inside an ignored directory finds nothing; its
+// "dir/**" matches dir itself (so "!dir/keep" cannot work), "/**" matches
+// nothing, "**" does not backtrack, and "[!a]" is a set with '!' in it.
+// github.com/sabhiram/go-gitignore has no notion of directories and turns
+// '?' into a literal. Both disagree with git check-ignore on the test tree
+// in tools/fs; this package agrees on all of it.
+package gitignore
