@@ -112,6 +112,49 @@
 // something is created or replaced and how many bytes, and only then acts.
 // With dry_run it stops before asking and reports what it would do.
 //
+// # Ignored entries
+//
+// search_files, grep and directory_tree skip what a repository ignores,
+// as git and ripgrep do: .git itself, and what the .gitignore files,
+// .git/info/exclude and .ignore files exclude, by git's rules (see
+// internal/gitignore: negation, directory-only patterns, anchoring, "**",
+// a nested file's patterns relative to its directory, later and deeper
+// patterns winning, nothing brought back below an ignored directory). An
+// ignored directory is not entered, and counts as one entry. The result
+// says how many entries were skipped (ignored), and include_ignored: true
+// turns the skipping off.
+//
+// The rules in force where a walk starts are those of the nearest
+// directory above it, up to the root, that holds a .git (a directory, or
+// the file of a worktree or submodule): its .git/info/exclude, then the
+// .gitignore and .ignore files of each directory from there down. Without
+// a repository, the .gitignore and .ignore files of every directory from
+// the root down still apply, since a project copied without its .git
+// still says there what is generated (ripgrep applies .gitignore only in a
+// repository). A directory below that holds a .git starts afresh with its
+// own rules, as a repository inside another does in git. Within a
+// directory a .ignore file's patterns win over its .gitignore's (ripgrep
+// lets every .ignore win over every .gitignore; here the deeper file
+// wins, as between .gitignore files). The directory the call names, and
+// the file grep is given, are searched even when a rule ignores them; the
+// rules apply to what lies below. Where the sandbox is restricted to
+// subtrees, the walk looks for rules no higher than the subtree.
+//
+// The user's git configuration (core.excludesFile, ~/.config/git/ignore)
+// is never read: the server does not depend on the home directory of the
+// host it runs on. Nor are ignore files followed when they are symbolic
+// links (git does not follow them either), nor the .git/info/exclude of a
+// repository whose .git is a file (it names a directory elsewhere).
+//
+// Ignore files are read through the sandbox like any file, and bounded:
+// one over 1 MiB, or one that would bring the ignore files in force at
+// once past 10,000 lines or 4 MiB, is not applied, and neither is one met
+// after a call has read 64 MiB of them; the result names each
+// (ignore_files_not_applied) and the note says that what they exclude was
+// not skipped. A depth-first walk holds only the files of the directories
+// it is in, so that a hostile tree of many large ignore files costs a few
+// MiB.
+//
 // # Patterns
 //
 // search_files, grep, directory_tree and the exclude arguments take glob

@@ -27,12 +27,13 @@ const (
 
 // GrepArgs are the arguments of grep.
 type GrepArgs struct {
-	Path       string `json:"path" chars:"path" default:"." description:"The file, or the directory to search below, relative to the root; \".\" is the root."`
-	Query      string `json:"query" chars:"text" minLength:"1" description:"The text to find within single lines; with regex, a regular expression in RE2 syntax (no backreferences or lookaround)."`
-	Regex      bool   `json:"regex,omitempty" description:"Treat query as a regular expression instead of plain text."`
-	IgnoreCase bool   `json:"ignore_case,omitempty" description:"Match letters regardless of case."`
-	Glob       string `json:"glob,omitempty" chars:"glob" description:"Only search files whose path matches this glob, such as *.go or src/**/*.ts (a pattern without '/' matches names at any depth)."`
-	MaxResults int    `json:"max_results,omitempty" minimum:"1" description:"The most matching lines to return; default and maximum set by the server."`
+	Path           string `json:"path" chars:"path" default:"." description:"The file, or the directory to search below, relative to the root; \".\" is the root."`
+	Query          string `json:"query" chars:"text" minLength:"1" description:"The text to find within single lines; with regex, a regular expression in RE2 syntax (no backreferences or lookaround)."`
+	Regex          bool   `json:"regex,omitempty" description:"Treat query as a regular expression instead of plain text."`
+	IgnoreCase     bool   `json:"ignore_case,omitempty" description:"Match letters regardless of case."`
+	Glob           string `json:"glob,omitempty" chars:"glob" description:"Only search files whose path matches this glob, such as *.go or src/**/*.ts (a pattern without '/' matches names at any depth)."`
+	MaxResults     int    `json:"max_results,omitempty" minimum:"1" description:"The most matching lines to return; default and maximum set by the server."`
+	IncludeIgnored bool   `json:"include_ignored,omitempty" description:"Also search .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are skipped otherwise (a file named as path is always searched)."`
 }
 
 // GrepMatch is one matching line.
@@ -56,6 +57,8 @@ type GrepResult struct {
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the entries counted in unreadable, and why each was skipped."`
 	Truncated       bool           `json:"truncated" description:"True when the search stopped at max_results; more lines may match."`
 	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most one call visits or reads, before it was done: the entry it stopped at."`
+	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
 	Note            string         `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
 }
 
@@ -99,7 +102,7 @@ func (t *toolset) addGrep(s *server.Server) error {
 		Description: "Finds the lines that contain query in one file or in every file below a directory, and returns them as path:line:text, long lines shortened around the match. " +
 			"query is plain text unless regex is set (RE2 syntax); ignore_case ignores letter case; glob limits the files searched, such as *.go. " +
 			"Binary files and files larger than " + byteSize(t.lim.MaxReadBytes) + " are skipped and counted; symbolic links are not followed. " +
-			"Returns at most " + strconv.Itoa(t.lim.MaxResults) + " lines (max_results lowers that). To find files by name use search_files.",
+			"Returns at most " + strconv.Itoa(t.lim.MaxResults) + " lines (max_results lowers that). To find files by name use search_files. " + ignoreSentence,
 		Level: security.Read,
 	}, t.grep)
 }
@@ -171,6 +174,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	res := GrepResult{Path: rel, Query: in.Query, Matches: []GrepMatch{}}
 	g := &grepper{t: t, call: call, match: match, must: must, limit: limit, res: &res}
 
+	var ig *ignorer // a file named as path is searched, ignored or not
 	fi, err := t.sb.Fs().Stat(rel)
 	if err != nil {
 		return GrepResult{}, t.sb.Explain("search", rel, err)
@@ -183,7 +187,8 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 			return GrepResult{}, err
 		}
 	} else {
-		err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
+		ig = t.newIgnorer(in.IncludeIgnored)
+		err = t.walkIgnoring(ctx, rel, ig, func(p, sub string, d fs.DirEntry, err error) error {
 			if err == errWalkBudget {
 				res.StoppedAt = p
 				g.stopped = fmt.Sprintf("Stopped after visiting %d entries, the most one search visits, at %s: narrow the path or glob to search the rest.", t.lim.MaxWalkEntries, quote(p))
@@ -224,6 +229,8 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	if g.stopped != "" {
 		res.Note = strings.TrimSpace(g.stopped + " " + res.Note)
 	}
+	res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused()
+	res.Note = strings.TrimSpace(res.Note + " " + ig.sentence())
 	return res, nil
 }
 

@@ -267,3 +267,16 @@ func outcome(t testing.TB, res *server.CallToolResult, wantErr string) bool {
 	wantContains(t, text(res), wantErr)
 	return false
 }
+
+// writeAll writes files, a map from a name to its content; a name ending
+// in "/" is an empty directory.
+func (e *env) writeAll(t testing.TB, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		if strings.HasSuffix(name, "/") {
+			e.mkdir(t, name)
+		} else {
+			e.write(t, name, content)
+		}
+	}
+}

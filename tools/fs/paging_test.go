@@ -155,7 +155,7 @@ func TestWalkPendingAfterAFailedRead(t *testing.T) {
 		}
 		return nil
 	}}
-	if err := w.dir("top", "", nil, 0); err != nil {
+	if err := w.dir("top", "", nil, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(errs) != 1 || errs[0] != "top/bad" {

@@ -17,9 +17,10 @@ const progressEvery = 1000
 
 // SearchFilesArgs are the arguments of search_files.
 type SearchFilesArgs struct {
-	Path    string   `json:"path" chars:"path" default:"." description:"The directory to search below, relative to the root; \".\" is the root."`
-	Pattern string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob matched against each path relative to path: * any characters but '/', ? one character, [abc] or [a-z] one of a set, {go,md} either word, ** any number of directories. A pattern without '/' matches names at any depth: *.go finds Go files everywhere; src/**/*_test.go only under src."`
-	Exclude []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to skip, with what they hold, such as node_modules or .git; same rules as pattern."`
+	Path           string   `json:"path" chars:"path" default:"." description:"The directory to search below, relative to the root; \".\" is the root."`
+	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob matched against each path relative to path: * any characters but '/', ? one character, [abc] or [a-z] one of a set, {go,md} either word, ** any number of directories. A pattern without '/' matches names at any depth: *.go finds Go files everywhere; src/**/*_test.go only under src."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to skip, with what they hold, such as testdata or *.min.js; same rules as pattern."`
+	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also search .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are skipped otherwise."`
 }
 
 // SearchFilesResult is the result of search_files.
@@ -32,6 +33,8 @@ type SearchFilesResult struct {
 	Unreadable      int            `json:"unreadable,omitempty" description:"Directories that could not be read, or whose path could not be used (deeper than the path limit, or a name the path tools refuse): what they hold was not searched."`
 	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most entries one call visits, before it was done: the entry it stopped at."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the directories counted in unreadable, and why each was skipped."`
+	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
 	Note            string         `json:"note,omitempty" description:"What was left out."`
 }
 
@@ -68,7 +71,7 @@ func (t *toolset) addSearchFiles(s *server.Server) error {
 		Title: "Find files by name",
 		Description: "Finds files and directories below path whose path matches a glob pattern: *.go finds Go files at any depth, src/**/*_test.go only under src, *.{png,jpg} either kind. " +
 			"Returns root-relative paths in sorted order, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. Symbolic links are not followed. " +
-			"It matches names only; to search inside files use grep.",
+			"It matches names only; to search inside files use grep. " + ignoreSentence,
 		Level: security.Read,
 	}, t.searchFiles)
 }
@@ -93,7 +96,8 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	first := newTopK(limit, strings.Compare)
 	visited := 0
 	var skipped skipList
-	err = t.walk(ctx, rel, func(p, sub string, d fs.DirEntry, err error) error {
+	ig := t.newIgnorer(in.IncludeIgnored)
+	err = t.walkIgnoring(ctx, rel, ig, func(p, sub string, d fs.DirEntry, err error) error {
 		if err == errWalkBudget {
 			res.StoppedAt = p
 			return nil
@@ -133,6 +137,10 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	if skipped.n > 0 {
 		res.Unreadable, res.UnreadablePaths = skipped.n, skipped.first
 		notes = append(notes, skipped.sentence()+" What they hold was not searched.")
+	}
+	res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused()
+	if s := ig.sentence(); s != "" {
+		notes = append(notes, s)
 	}
 	res.Note = strings.Join(notes, " ")
 	return res, nil

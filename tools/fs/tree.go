@@ -6,15 +6,17 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/stdiotools/toolserver/internal/gitignore"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
 
 // DirectoryTreeArgs are the arguments of directory_tree.
 type DirectoryTreeArgs struct {
-	Path    string   `json:"path" chars:"path" default:"." description:"The directory at the top of the tree, relative to the root; \".\" is the root."`
-	Depth   int      `json:"depth" default:"3" minimum:"1" maximum:"100" description:"How many levels below path to show; 1 shows only its entries. Capped at the server's limit."`
-	Exclude []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to leave out, with what they hold, such as node_modules or **/*.log; matched against the path relative to path, or the name alone for a pattern without '/'."`
+	Path           string   `json:"path" chars:"path" default:"." description:"The directory at the top of the tree, relative to the root; \".\" is the root."`
+	Depth          int      `json:"depth" default:"3" minimum:"1" maximum:"100" description:"How many levels below path to show; 1 shows only its entries. Capped at the server's limit."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to leave out, with what they hold, such as node_modules or **/*.log; matched against the path relative to path, or the name alone for a pattern without '/'."`
+	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also show .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are left out otherwise."`
 }
 
 // DirectoryTreeResult is the result of directory_tree. The tree is sent as
@@ -27,7 +29,11 @@ type DirectoryTreeResult struct {
 	Files     int    `json:"files" description:"How many of them are files."`
 	Symlinks  int    `json:"symlinks,omitempty" description:"How many of them are symbolic links (shown, not followed)."`
 	Truncated bool   `json:"truncated" description:"True when the tree was cut at the entry limit."`
-	Note      string `json:"note,omitempty" description:"What was left out and how to see it."`
+	// Ignored counts the entries of the levels read, not those of deeper
+	// ones.
+	Ignored         int            `json:"ignored,omitempty" description:"Entries left out as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude, on the levels shown. An ignored directory counts once."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude is shown, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
+	Note            string         `json:"note,omitempty" description:"What was left out and how to see it."`
 
 	// Tree is the tree as indented text, sent as content only.
 	Tree string `json:"-"`
@@ -58,9 +64,10 @@ func (t *toolset) addDirectoryTree(s *server.Server) error {
 		Name:  "directory_tree",
 		Title: "Show a directory tree",
 		Description: fmt.Sprintf("Shows the directories and files below path as a compact indented tree, two spaces a level: directories end in \"/\", symbolic links in \"@\" with their target (shown, never followed). "+
-			"depth sets how many levels (default 3, at most %d); exclude leaves out entries by glob, such as node_modules or .git. "+
+			"depth sets how many levels (default 3, at most %d); exclude leaves out entries by glob, such as testdata or *.log. "+
 			"Shows at most %d entries, level by level, so that a cut tree still shows the top levels. "+
-			"Use it to get the layout of a project; use list_directory for details of one directory and search_files to find files by name.", t.lim.MaxDepth, t.lim.MaxListEntries),
+			"Use it to get the layout of a project; use list_directory for details of one directory and search_files to find files by name. "+
+			"Leaves out .git and what .gitignore, .ignore and .git/info/exclude exclude, and says how many; include_ignored: true shows them.", t.lim.MaxDepth, t.lim.MaxListEntries),
 		Level: security.Read,
 	}, t.directoryTree)
 }
@@ -85,13 +92,15 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 	// Read level by level, so that the entry limit cuts the deepest
 	// levels first.
 	type pending struct {
-		n     *treeNode
-		rel   string
-		sub   string
-		level int
+		n      *treeNode
+		rel    string
+		sub    string
+		level  int
+		parent *gitignore.Rules // the ignore rules of the directory that holds it
 	}
+	ig := t.newIgnorer(in.IncludeIgnored)
 	root := &treeNode{name: rel, typ: typeDir}
-	queue := []pending{{root, rel, "", 1}}
+	queue := []pending{{root, rel, "", 1, ig.above(ctx, rel)}}
 	limit := t.lim.MaxListEntries
 	for qi := 0; qi < len(queue); qi++ {
 		p := queue[qi]
@@ -103,7 +112,11 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 		// without holding the whole directory.
 		first := newTopK(limit-res.Entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 		seen := 0
+		rules, _ := ig.enter(ctx, p.parent, p.rel) // kept while its subdirectories wait
 		err := t.streamDir(ctx, p.rel, func(d fs.DirEntry) error {
+			if ig.skip(rules, joinRel(p.rel, d.Name()), d) {
+				return nil
+			}
 			if !matchAny(exclude, joinSub(p.sub, d.Name())) {
 				seen++
 				first.add(d)
@@ -131,7 +144,7 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 			case typeDir:
 				res.Dirs++
 				if p.level < depth {
-					queue = append(queue, pending{child, joinRel(p.rel, d.Name()), sub, p.level + 1})
+					queue = append(queue, pending{child, joinRel(p.rel, d.Name()), sub, p.level + 1, rules})
 				}
 			case typeFile:
 				res.Files++
@@ -155,8 +168,15 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 		res.Truncated = true
 		notes = append(notes, fmt.Sprintf("the tree stops at %d entries (\"…\" marks what is left out); narrow it with a smaller depth, exclude patterns, or a subdirectory as path", limit))
 	}
+	if res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused(); res.Ignored > 0 {
+		notes = append(notes, "left out "+plural(res.Ignored, "ignored entry", "ignored entries")+ignoredPhrase+
+			"; include_ignored: true shows "+pick(res.Ignored == 1, "it", "them"))
+	}
 	if len(notes) > 0 {
 		res.Note = "Note: " + strings.Join(notes, "; ") + "."
+	}
+	if u := ig.unusedSentence(); u != "" {
+		res.Note = strings.TrimPrefix(res.Note+" "+u, " ")
 	}
 	if marked {
 		res.Note = strings.TrimPrefix(res.Note+"\n"+escapedNote, "\n")

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stdiotools/toolserver/internal/gitignore"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -108,8 +109,16 @@ var (
 // before each directory and each entry, so that a cancel stops it within
 // one entry.
 func (t *toolset) walk(ctx context.Context, rel string, fn walkFunc) error {
-	w := &walker{t: t, ctx: ctx, fn: fn}
-	err := w.dir(rel, "", nil, 0)
+	return t.walkIgnoring(ctx, rel, nil, fn)
+}
+
+// walkIgnoring is walk without what ig skips: fn is not called for an
+// ignored entry, and an ignored directory is not entered. Each directory's
+// ignore files are read as the walk enters it, and let go when it leaves.
+// A nil ig skips nothing.
+func (t *toolset) walkIgnoring(ctx context.Context, rel string, ig *ignorer, fn walkFunc) error {
+	w := &walker{t: t, ctx: ctx, fn: fn, ig: ig}
+	err := w.dir(rel, "", nil, 0, ig.above(ctx, rel))
 	if err == fs.SkipAll || err == fs.SkipDir {
 		return nil
 	}
@@ -121,16 +130,20 @@ type walker struct {
 	t       *toolset
 	ctx     context.Context
 	fn      walkFunc
+	ig      *ignorer
 	pending int // directories found and not yet entered
-	visited int // entries passed to fn
+	visited int // entries seen, ignored ones included
 }
 
 // dir walks the directory dir, which is sub below the walk's start, depth
-// levels down, and has the entry d (nil for the start itself).
-func (w *walker) dir(dir, sub string, d fs.DirEntry, depth int) error {
+// levels down, and has the entry d (nil for the start itself); parent are
+// the ignore rules in force in the directory that holds it.
+func (w *walker) dir(dir, sub string, d fs.DirEntry, depth int, parent *gitignore.Rules) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
+	rules, cost := w.ig.enter(w.ctx, parent, dir)
+	defer w.ig.release(cost)
 	var subdirs []fs.DirEntry
 	var stop error // what fn returned to end the walk
 	err := w.t.streamDir(w.ctx, dir, func(e fs.DirEntry) error {
@@ -142,6 +155,9 @@ func (w *walker) dir(dir, sub string, d fs.DirEntry, depth int) error {
 			_ = w.fn(p, s, e, errWalkBudget)
 			stop = fs.SkipAll
 			return stop
+		}
+		if w.ig.skip(rules, p, e) {
+			return nil
 		}
 		if err := w.fn(p, s, e, nil); err != nil {
 			if err == fs.SkipDir && e.IsDir() {
@@ -188,7 +204,7 @@ func (w *walker) dir(dir, sub string, d fs.DirEntry, depth int) error {
 	for i, e := range subdirs {
 		w.pending--
 		subdirs[i] = nil
-		if err := w.dir(joinRel(dir, e.Name()), joinSub(sub, e.Name()), e, depth+1); err != nil {
+		if err := w.dir(joinRel(dir, e.Name()), joinSub(sub, e.Name()), e, depth+1, rules); err != nil {
 			w.pending -= len(subdirs) - i - 1
 			return err
 		}
@@ -223,10 +239,13 @@ type skipList struct {
 }
 
 // add records that the entry p was skipped for err.
-func (s *skipList) add(p string, err error) {
+func (s *skipList) add(p string, err error) { s.addReason(p, skipReason(err)) }
+
+// addReason records that the entry p was skipped for reason.
+func (s *skipList) addReason(p, reason string) {
 	s.n++
 	if len(s.first) < maxSkippedNamed {
-		s.first = append(s.first, SkippedEntry{Path: p, Reason: skipReason(err)})
+		s.first = append(s.first, SkippedEntry{Path: p, Reason: reason})
 	}
 }
 
@@ -254,8 +273,15 @@ func (s *skipList) sentence() string {
 	if s.n == 0 {
 		return ""
 	}
+	return "Skipped " + plural(s.n, "entry that could not be read", "entries that could not be read") + ": " +
+		s.list(func(reason string) string { return strings.ReplaceAll(reason, "_", " ") }) + "."
+}
+
+// list names the first entries, each with its reason as phrase puts it,
+// and counts the rest: `"a" (path too long), "b" (permission denied) and
+// 1 more`.
+func (s *skipList) list(phrase func(reason string) string) string {
 	var sb strings.Builder
-	sb.WriteString("Skipped " + plural(s.n, "entry that could not be read", "entries that could not be read") + ": ")
 	for i, e := range s.first {
 		if i > 0 {
 			if i == len(s.first)-1 && s.n == len(s.first) {
@@ -264,11 +290,10 @@ func (s *skipList) sentence() string {
 				sb.WriteString(", ")
 			}
 		}
-		sb.WriteString(quote(e.Path) + " (" + strings.ReplaceAll(e.Reason, "_", " ") + ")")
+		sb.WriteString(quote(e.Path) + " (" + phrase(e.Reason) + ")")
 	}
 	if more := s.n - len(s.first); more > 0 {
 		sb.WriteString(" and " + strconv.Itoa(more) + " more")
 	}
-	sb.WriteString(".")
 	return sb.String()
 }
