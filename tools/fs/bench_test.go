@@ -76,6 +76,28 @@ func BenchmarkWalk20000Files(b *testing.B) {
 	b.Run("directory_tree", func(b *testing.B) { benchCall(b, e, "directory_tree", `{"depth":2}`) })
 }
 
+// BenchmarkGrepIgnored runs grep on a repository of 20,000 files, 18,000
+// of them in node_modules/ and build/, which its .gitignore lists: once
+// skipping them, as grep does by default, and once with include_ignored.
+func BenchmarkGrepIgnored(b *testing.B) {
+	e := newRealEnv(b, security.Limits{})
+	files := map[string]string{".gitignore": "node_modules/\nbuild/\n", ".git/HEAD": "ref: refs/heads/main\n"}
+	for _, top := range []struct {
+		dir  string
+		dirs int
+	}{{"node_modules", 90}, {"build", 90}, {"src", 20}} {
+		for d := range top.dirs {
+			for f := range 100 {
+				body := fmt.Sprintf("package p%03d\n\n// File %d.\nfunc F%d() int { return %d }\n", d, f, f, d*f)
+				files[fmt.Sprintf("%s/p%03d/f%03d.go", top.dir, d, f)] = body
+			}
+		}
+	}
+	e.writeAll(b, files)
+	b.Run("skipping_ignored", func(b *testing.B) { benchCall(b, e, "grep", `{"query":"return 4242"}`) })
+	b.Run("include_ignored", func(b *testing.B) { benchCall(b, e, "grep", `{"query":"return 4242","include_ignored":true}`) })
+}
+
 func BenchmarkGlobMatch(b *testing.B) {
 	g, err := newPathGlob("src/**/*_{test,bench}.go")
 	if err != nil {
