@@ -65,17 +65,22 @@ func (t *toolset) newIgnorer(include bool) *ignorer {
 // directories above it, are never skipped: the directory a call names is
 // searched, even when a rule ignores it.
 func (ig *ignorer) above(ctx context.Context, rel string) *gitignore.Rules {
-	if ig == nil || rel == "." || ig.isTop(rel) {
+	if ig == nil {
+		return nil
+	}
+	root, inner := ig.t.sb.SplitRoot(rel) // with several roots, stay in rel's
+	if inner == "." || ig.isTop(rel) {
 		return nil
 	}
 	var dirs []string // nearest first
-	for d := rel; d != "."; {
+	for d := inner; d != "."; {
 		d = path.Dir(d)
-		if _, err := ig.t.sb.Resolve(pathArg(d)); err != nil {
+		full := ig.t.sb.JoinRoot(root, d)
+		if _, err := ig.t.sb.Resolve(pathArg(full)); err != nil {
 			break
 		}
-		dirs = append(dirs, d)
-		if ig.isTop(d) {
+		dirs = append(dirs, full)
+		if ig.isTop(full) {
 			break
 		}
 	}
