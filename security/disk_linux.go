@@ -53,9 +53,9 @@ func (r *RootFs) CreateUnnamed(dir string, perm os.FileMode) (*UnnamedFile, erro
 	if err != nil {
 		return nil, err
 	}
-	defer d.Close()
 	fd, err := unix.Openat(int(d.Fd()), ".", unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, uint32(perm.Perm()))
 	if err != nil {
+		d.Close()
 		switch err {
 		case unix.EOPNOTSUPP, unix.EISDIR, unix.EINVAL:
 			return nil, errors.Join(errors.ErrUnsupported, err)
@@ -63,15 +63,24 @@ func (r *RootFs) CreateUnnamed(dir string, perm os.FileMode) (*UnnamedFile, erro
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	f := os.NewFile(uintptr(fd), dir)
-	return &UnnamedFile{rootFile: &rootFile{f: f, name: dir, root: r.root}, fs: r, dir: dir}, nil
+	return &UnnamedFile{rootFile: &rootFile{f: f, name: dir, root: r.root}, dir: dir, dirf: d}, nil
 }
 
 // UnnamedFile is a file made by CreateUnnamed: an afero.File that has no
 // name until Link.
 type UnnamedFile struct {
 	*rootFile
-	fs  *RootFs
-	dir string // where it was created, root-relative
+	dir  string   // where it was created, root-relative
+	dirf *os.File // that directory, as opened then; closed by Close
+}
+
+// Close closes the file and the directory it was made in.
+func (u *UnnamedFile) Close() error {
+	if u.dirf != nil {
+		u.dirf.Close()
+		u.dirf = nil
+	}
+	return u.rootFile.Close()
 }
 
 // Chmod sets the file's mode (fchmod), which, unlike the one given to
@@ -81,19 +90,19 @@ func (u *UnnamedFile) Chmod(mode os.FileMode) error { return u.err(u.f.Chmod(mod
 // Link gives the file the name name in its directory, replacing what is
 // there, in one step for readers: it links the file as tmp (which must
 // not exist) and renames tmp over name. Both are plain names, without
-// "/". The directory is looked up in the root again, so Link puts the
-// file where the root now has that directory. A kill between the two
-// steps leaves tmp behind; on other failures tmp is removed.
+// "/". The file goes into the directory CreateUnnamed opened, wherever it
+// is now, never into what its path names now: what was checked when the
+// file was made (a sandbox's read-only roots) is where it lands. A kill
+// between the two steps leaves tmp behind; on other failures tmp is
+// removed.
 func (u *UnnamedFile) Link(tmp, name string) error {
 	if tmp == "" || name == "" || strings.Contains(tmp, "/") || strings.Contains(name, "/") {
 		return &fs.PathError{Op: "link", Path: name, Err: fs.ErrInvalid}
 	}
-	d, err := u.fs.root.OpenFile(u.dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return err
+	if u.dirf == nil {
+		return &fs.PathError{Op: "link", Path: name, Err: fs.ErrClosed}
 	}
-	defer d.Close()
-	dfd := int(d.Fd())
+	dfd := int(u.dirf.Fd())
 	proc := "/proc/self/fd/" + strconv.Itoa(int(u.f.Fd()))
 	if err := unix.Linkat(unix.AT_FDCWD, proc, dfd, tmp, unix.AT_SYMLINK_FOLLOW); err != nil {
 		return &os.LinkError{Op: "link", Old: u.dir, New: joinName(u.dir, tmp), Err: err}

@@ -112,12 +112,43 @@ func (g *gateFs) Mkdir(name string, perm os.FileMode) error {
 	return g.Fs.Mkdir(name, perm)
 }
 
-// MkdirAll creates the named directory and its parents, if it may.
+// MkdirAll creates the named directory and its parents, if it may. In a
+// writable root that holds read-only ones, it creates them one at a time,
+// each checked: os.Root.MkdirAll creates the missing target of a dangling
+// symbolic link on the way, which may lie in a nested read-only root where
+// the check of name alone cannot see it (it climbs from the nearest
+// directory that exists).
 func (g *gateFs) MkdirAll(name string, perm os.FileMode) error {
 	if err := g.check("mkdir", name, false); err != nil {
 		return err
 	}
-	return g.Fs.MkdirAll(name, perm)
+	if len(g.r.nested) == 0 {
+		return g.Fs.MkdirAll(name, perm)
+	}
+	var missing []string
+	for p := path.Clean(rootName(name)); p != "." && !escapes(p); p = path.Dir(p) {
+		fi, err := g.Fs.Stat(p)
+		if err == nil {
+			if !fi.IsDir() {
+				return &fs.PathError{Op: "mkdir", Path: p, Err: syscall.ENOTDIR}
+			}
+			break
+		}
+		missing = append(missing, p)
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		p := missing[i]
+		if err := g.check("mkdir", p, false); err != nil {
+			return err
+		}
+		if err := g.Fs.Mkdir(p, perm); err != nil {
+			if fi, serr := g.Fs.Stat(p); serr == nil && fi.IsDir() {
+				continue // made meanwhile
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // Remove removes the named file or empty directory, if it may.

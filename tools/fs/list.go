@@ -46,6 +46,8 @@ type ListDirectoryResult struct {
 	Bytes     *int64      `json:"bytes,omitempty" description:"The total size of the files, when sizes is set."`
 	Truncated bool        `json:"truncated" description:"True when more entries exist than were shown."`
 	Note      string      `json:"note,omitempty" description:"How to see the entries not shown."`
+
+	rootOfSeveral bool // Path is a root of several, "notes:", which has its colon
 }
 
 // Content returns the listing as text: one entry a line, directories
@@ -91,7 +93,7 @@ func (r ListDirectoryResult) Content() []server.Content {
 			parts = append(parts, plural(r.Other, "special file (|)", "special files (|)"))
 		}
 		dir, _ := displayName(r.Path)
-		if !strings.HasSuffix(dir, ":") { // a root of several, "notes:", has its colon
+		if !r.rootOfSeveral {
 			dir += ":"
 		}
 		fmt.Fprintf(&sb, "%s %s", dir, strings.Join(parts, ", "))
@@ -145,7 +147,7 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	// offset, to the offset and the page.
 	page := t.lim.MaxListEntries
 	keep := newTopK(min(in.Offset, math.MaxInt-page)+page, order) // never overflows
-	res := ListDirectoryResult{Path: rel}
+	res := ListDirectoryResult{Path: rel, rootOfSeveral: t.sb.Multi() && t.sb.IsRoot(rel)}
 	needInfo := in.Sizes || in.Sort != "name"
 	var total int64
 	before := 0 // entries at or before the cursor

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"syscall"
 
@@ -189,6 +190,12 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 		err = fmt.Errorf("destination %s already exists (%s); pass overwrite: true to replace it, or choose another destination",
 			quote(dst), describeEntry(dst, fi))
 		return
+	case tool == "move_file" && t.sameFileAcrossRoots(src, dst, srcInfo, fi):
+		// Two roots on one folder, or one inside another, name one file
+		// twice. A rename onto itself would change nothing, but between
+		// roots a move is a copy and a removal, which would delete it.
+		err = fmt.Errorf("source %s and destination %s are the same file, reached through two roots; nothing was moved", quote(src), quote(dst))
+		return
 	case !fi.Mode().IsRegular():
 		err = fmt.Errorf("destination %s is %s; only regular files are replaced, so delete it first with delete_file or choose another destination",
 			quote(dst), typeArticle(fi.Mode()))
@@ -213,4 +220,12 @@ func typeArticle(mode fs.FileMode) string {
 		return "a file"
 	}
 	return otherKind(mode)
+}
+
+// sameFileAcrossRoots reports whether src and dst, in different roots,
+// are one file.
+func (t *toolset) sameFileAcrossRoots(src, dst string, srcInfo, dstInfo fs.FileInfo) bool {
+	srcRoot, _ := t.sb.SplitRoot(src)
+	dstRoot, _ := t.sb.SplitRoot(dst)
+	return srcRoot != dstRoot && os.SameFile(srcInfo, dstInfo)
 }
