@@ -60,7 +60,16 @@ func (s *Sandbox) resolve(p string, checkAllowed bool) (*sbRoot, string, error) 
 	// The limit is on the path the escapes stand for (checked once they
 	// are decoded, below); EscapeName writes at most six characters for a
 	// byte, so a path it escaped is at most six times as long typed.
-	if len(p) > s.limits.MaxPathBytes && (strings.IndexByte(p, '\\') < 0 || len(p) > maxEscapedLen*s.limits.MaxPathBytes) {
+	//
+	// With several roots, a path may carry its root's name ("notes:/") on
+	// top of the path inside the root, which is what the limit bounds
+	// (checked below, once the root is known): the tools resolve Resolve's
+	// results again, and those always carry the name.
+	maxBytes := s.limits.MaxPathBytes
+	if len(s.roots) > 1 {
+		maxBytes += MaxRootNameBytes + len(":/")
+	}
+	if len(p) > maxBytes && (strings.IndexByte(p, '\\') < 0 || len(p) > maxEscapedLen*maxBytes) {
 		return nil, "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(p)), strconv.Itoa(s.limits.MaxPathBytes))
 	}
 	backslash := false
@@ -96,7 +105,7 @@ func (s *Sandbox) resolve(p string, checkAllowed bool) (*sbRoot, string, error) 
 	if bad != "" {
 		return nil, "", s.refuse(p, Control, msgBadEscape, bad, "")
 	}
-	if len(dec) > s.limits.MaxPathBytes {
+	if len(dec) > maxBytes {
 		return nil, "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(dec)), strconv.Itoa(s.limits.MaxPathBytes))
 	}
 
@@ -120,6 +129,10 @@ func (s *Sandbox) resolve(p string, checkAllowed bool) (*sbRoot, string, error) 
 		if escapes(rel) {
 			return nil, "", s.refuse(p, Escapes, msgDotDot, insideHint(rel), "")
 		}
+	}
+
+	if len(rel) > s.limits.MaxPathBytes { // the path inside its root
+		return nil, "", s.refuse(p, TooLong, msgTooLong, strconv.Itoa(len(rel)), strconv.Itoa(s.limits.MaxPathBytes))
 	}
 
 	// Cleaning can bring a first element forward that the checks above

@@ -80,6 +80,15 @@ func openRoots(flags []rootFlag) ([]openRoot, error) {
 		return nil, err
 	}
 	for _, f := range flags {
+		if f.name != "" {
+			// NAME=DIR whose DIR does not exist, but which is a folder as
+			// given ("key=value"): the folder, as before several roots.
+			if _, err := os.Stat(f.dir); err != nil {
+				if st, err := os.Stat(f.given); err == nil && st.IsDir() {
+					f.name, f.dir = "", f.given
+				}
+			}
+		}
 		abs, err := filepath.Abs(f.dir)
 		if err != nil {
 			return fail(fmt.Errorf("%s %q: %w", f.flag, f.given, err))

@@ -186,3 +186,40 @@ func TestReviewListDirectorySingleRootNameEndingInColon(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewLongPathsInTheFirstRoot: with one root, a path of up to
+// MaxPathBytes (4096) bytes may be read and written. With several, a
+// plain path that long resolves to "src:/" and the path, 5 bytes longer;
+// the tools then pass that form back to OpenRead, OpenWrite and
+// CheckNewName, which resolve it again and refuse it as too long. The
+// limit should apply to the path inside the root, not to the prefix.
+func TestReviewLongPathsInTheFirstRoot(t *testing.T) {
+	m := newReviewEnv(t, reviewRoot{"src", "src", false}, reviewRoot{"notes", "notes", true})
+	// 16 directories of 250 bytes and a file: 16*251 + 75 = 4091 bytes.
+	var parts []string
+	for i := 0; i < 16; i++ {
+		parts = append(parts, strings.Repeat(string(rune('a'+i)), 250))
+	}
+	dir := strings.Join(parts, "/")
+	file := dir + "/" + strings.Repeat("f", 4094-len(dir)-1)
+	if len(file) != 4094 {
+		t.Fatalf("len = %d", len(file))
+	}
+	r, err := os.OpenRoot(m.host("src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteFile(file, []byte("deep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, isErr := m.call(t, "read_file", `{"path":"`+file+`"}`); isErr || !strings.Contains(out, "deep") {
+		t.Errorf("read_file of a %d-byte plain path = %.200q", len(file), out)
+	}
+	if out, isErr := m.call(t, "write_file", `{"path":"`+file+`","content":"new"}`); isErr {
+		t.Errorf("write_file of a %d-byte plain path = %.200q", len(file), out)
+	}
+}
