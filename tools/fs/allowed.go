@@ -32,10 +32,11 @@ type AllowedRoot struct {
 func (r AllowedResult) Content() []server.Content {
 	var b strings.Builder
 	if len(r.Roots) == 0 {
-		for _, d := range r.Directories {
-			shown, _ := displayName(d)
-			b.WriteString(shown + "\n")
+		shown := make([]string, len(r.Directories))
+		for i, d := range r.Directories {
+			shown[i], _ = displayName(d)
 		}
+		return []server.Content{server.TextContent(strings.Join(shown, "\n") + "\n" + r.Note)}
 	}
 	for i, root := range r.Roots {
 		rights := "read and write"

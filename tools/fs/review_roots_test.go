@@ -223,3 +223,15 @@ func TestReviewLongPathsInTheFirstRoot(t *testing.T) {
 		t.Errorf("write_file of a %d-byte plain path = %.200q", len(file), out)
 	}
 }
+
+// TestReviewAllowedWithNothingAllowedOneRoot: with one root and nothing
+// allowed, list_allowed_directories began its text with an empty line
+// (no directory, then the note); the change dropped it. One root should
+// read as before.
+func TestReviewAllowedWithNothingAllowedOneRoot(t *testing.T) {
+	e := newRealEnv(t, security.Limits{})
+	e.sb.Deny()
+	if got := text(e.ok(t, "list_allowed_directories", `{}`)); !strings.HasPrefix(got, "\nNo directory") {
+		t.Errorf("list_allowed_directories with nothing allowed = %q; want it as before several roots, starting \"\\nNo directory\"", got)
+	}
+}
