@@ -209,29 +209,33 @@ func (s *Sandbox) absolute(p, c string) (*sbRoot, string, error) {
 }
 
 // named returns the root a relative path names, dec being its decoded
-// form, and the path relative to that root, not yet checked for "..":
-// "name:/rest" or "name:rest" for the root called name, anything else in
-// the first root. A first element that both names a root and exists in
-// the first root is refused with both readings; one that looks like a
-// root name but names none, and does not exist in the first root, is
-// refused with the list of roots.
+// form, and the path relative to that root, not yet checked for "..".
+//
+// "name:/rest" and "name:" always name the root called name: that is the
+// form Resolve returns and the tools show, so what they show can always
+// be given back, and no entry of the first root can stand in for a root.
+// "name:rest" names the root too, unless the first root holds an entry
+// named like its first element, "name:rest"; then it could mean either,
+// and it is refused with both readings, each written so that it resolves
+// (the first root's entry with the first root's name before it). A first
+// element that looks like "name:/…" for a name no root has, and that does
+// not exist in the first root, is refused with the list of roots. Any
+// other path lies in the first root.
 func (s *Sandbox) named(p, dec string) (*sbRoot, string, error) {
 	first := s.roots[0]
-	head := dec
-	if i := strings.IndexByte(dec, '/'); i >= 0 {
-		head = dec[:i]
-	}
 	name, rest, ok := strings.Cut(dec, ":")
 	if !ok || CheckRootName(name) != nil {
 		return first, path.Clean(dec), nil
 	}
+	canonical := rest == "" || rest[0] == '/'
 	r := s.rootNamed(name)
-	_, _, err := lstatFs(first.fs, head)
-	exists := err == nil
+	exists := func() bool {
+		head, _, _ := strings.Cut(dec, "/")
+		_, _, err := lstatFs(first.fs, head)
+		return err == nil
+	}
 	switch {
-	case r == nil && exists:
-		return first, path.Clean(dec), nil
-	case r == nil && (rest == "" || rest[0] == '/'):
+	case r == nil && canonical && !exists():
 		return nil, "", s.refuse(p, NotExist, msgUnknownRoot, name, s.rootList())
 	case r == nil:
 		return first, path.Clean(dec), nil
@@ -240,7 +244,7 @@ func (s *Sandbox) named(p, dec string) (*sbRoot, string, error) {
 	if rest = strings.TrimLeft(rest, "/"); rest != "" {
 		inner = path.Clean(rest)
 	}
-	if exists {
+	if !canonical && exists() {
 		return nil, "", s.refuse(p, Ambiguous, msgAmbiguous, r.qualify(inner), first.qualify(path.Clean(dec)))
 	}
 	return r, inner, nil

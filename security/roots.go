@@ -125,7 +125,7 @@ func CheckRootName(name string) error {
 // one, changing anything at or below it through the writable one is
 // refused too: by its path, and (on Unix, for a *RootFs) by the identity
 // of the directories on the way, so that a symbolic link does not get
-// round it.
+// round it. Elsewhere, such a nesting is refused.
 func NewRoots(roots []Root, opts SandboxOptions) (*Sandbox, error) {
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("a sandbox needs at least one root")
@@ -160,6 +160,9 @@ func NewRoots(roots []Root, opts SandboxOptions) (*Sandbox, error) {
 		s.roots = append(s.roots, sr)
 	}
 	s.findNested()
+	if err := s.checkNested(); err != nil {
+		return nil, err
+	}
 	var base afero.Fs
 	if len(s.roots) == 1 {
 		base = s.roots[0].gatedFs()

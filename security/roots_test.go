@@ -129,15 +129,28 @@ func TestMultiResolve(t *testing.T) {
 
 func TestMultiResolveRefusesAmbiguousNames(t *testing.T) {
 	f := newMultiFixture(t)
-	if err := os.Mkdir(filepath.Join(f.base, "src", "notes:"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"notes:", "notes:todo.md"} {
+		if err := os.Mkdir(filepath.Join(f.base, "src", name), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	_, err := f.sb.Resolve("notes:/todo.md")
+	// The form the tools show always names the root.
+	for _, p := range []string{"notes:/todo.md", "notes:"} {
+		if got, err := f.sb.Resolve(p); err != nil || !strings.HasPrefix(got, "notes:") {
+			t.Errorf("Resolve(%q) with an entry \"notes:\" in the first root = %q, %v; want the root notes", p, got, err)
+		}
+	}
+	// The first root's entry, named with the first root.
+	if got, err := f.sb.Resolve("src:/notes:/x"); err != nil || got != "src:/notes:/x" {
+		t.Errorf("Resolve(src:/notes:/x) = %q, %v", got, err)
+	}
+	// Without the slash, both readings exist: refused, with both.
+	_, err := f.sb.Resolve("notes:todo.md")
 	var pe *PathError
 	if !errors.As(err, &pe) || pe.Reason != Ambiguous {
-		t.Fatalf("Resolve(notes:/todo.md) with a folder \"notes:\" in the first root = %v; want Ambiguous", err)
+		t.Fatalf("Resolve(notes:todo.md) with an entry \"notes:todo.md\" in the first root = %v; want Ambiguous", err)
 	}
-	for _, want := range []string{`"notes:/todo.md"`, `"src:/notes:/todo.md"`} {
+	for _, want := range []string{`"notes:/todo.md"`, `"src:/notes:todo.md"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the refusal %q does not show the reading %s", err, want)
 		}

@@ -43,7 +43,7 @@ func (r AllowedResult) Content() []server.Content {
 		if root.ReadOnly {
 			rights = "read-only"
 		}
-		fmt.Fprintf(&b, "%s (%s): write paths as %s/PATH", root.Path, rights, root.Path)
+		fmt.Fprintf(&b, "%s (%s): paths in it are written %s/PATH", root.Path, rights, root.Path)
 		if i == 0 {
 			b.WriteString(", or as a plain relative PATH")
 		}

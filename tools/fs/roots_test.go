@@ -88,7 +88,7 @@ func TestToolsAcrossTwoRoots(t *testing.T) {
 		t.Errorf("the read-only root's file changed: %q", b)
 	}
 	got := text(e.ok(t, "list_allowed_directories", `{}`))
-	for _, want := range []string{"one: (read and write): write paths as one:/PATH, or as a plain relative PATH", "two: (read-only)"} {
+	for _, want := range []string{"one: (read and write): paths in it are written one:/PATH, or as a plain relative PATH", "two: (read-only)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("list_allowed_directories = %q; want %q", got, want)
 		}
