@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -105,19 +106,15 @@ func (p *protection) refusal(inner string, whole bool) *readOnlyError {
 		if e := p.climb(path.Dir(inner)); e != nil || whole {
 			return e
 		}
-		// A change to a symbolic link's target happens in the target's
-		// directory: follow the link, and check there too.
-		fi, err := p.root.Lstat(inner)
-		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		// A change through a symbolic link, the last element or one on
+		// the way (even one whose target does not exist yet, which
+		// MkdirAll or a create would make), happens where the link
+		// leads: follow the first link, and check there too.
+		next, ok := p.throughLink(inner)
+		if !ok {
 			return nil
 		}
-		target, err := p.root.Readlink(inner)
-		if err != nil || path.IsAbs(target) {
-			return nil
-		}
-		if inner = path.Join(path.Dir(inner), target); escapes(inner) {
-			return nil
-		}
+		inner = next
 		if fi, err := p.root.Stat(inner); err == nil && fi.IsDir() {
 			if id, ok := idOf(fi); ok && p.guarded[id] != nil {
 				return &readOnlyError{root: p.guarded[id]}
@@ -125,6 +122,41 @@ func (p *protection) refusal(inner string, whole bool) *readOnlyError {
 		}
 	}
 	return nil
+}
+
+// throughLink returns inner with its first element that is a symbolic
+// link replaced by the link's target, lexically, and whether there was
+// such a link that the root would follow (relative, not leading out).
+func (p *protection) throughLink(inner string) (string, bool) {
+	if inner == "." {
+		return "", false
+	}
+	for end := 0; end < len(inner); {
+		next := strings.IndexByte(inner[end+1:], '/')
+		if next < 0 {
+			end = len(inner)
+		} else {
+			end += 1 + next
+		}
+		prefix := inner[:end]
+		fi, err := p.root.Lstat(prefix)
+		if err != nil {
+			return "", false // missing: nothing below it exists to follow
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		target, err := p.root.Readlink(prefix)
+		if err != nil || target == "" || path.IsAbs(target) {
+			return "", false
+		}
+		t := path.Join(path.Dir(prefix), target, inner[end:])
+		if escapes(t) {
+			return "", false
+		}
+		return t, true
+	}
+	return "", false
 }
 
 // climb opens dir through the root, following links as the change would

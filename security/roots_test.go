@@ -529,3 +529,24 @@ func TestALinkedRootTakesAbsolutePathsThroughEitherName(t *testing.T) {
 		t.Errorf("Key(ln:/d/x) = %q, want the real host path", sb.Key("ln:/d/x"))
 	}
 }
+
+func TestMultiADanglingLinkIntoANestedRootIsRefusedBeforeAnythingIsDone(t *testing.T) {
+	f := newMultiFixture(t)
+	if err := os.Symlink("vendor/build", filepath.Join(f.base, "src/build")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("lnk/new", filepath.Join(f.base, "src/chain")); err != nil { // a link to a path through a link
+		t.Fatal(err)
+	}
+	for _, p := range []string{"src:/build/out", "src:/build", "src:/chain/x", "src:/lnk/new/deeper"} {
+		if _, err := f.sb.ResolveNew(p); !isReadOnlyRoot(err) {
+			t.Errorf("ResolveNew(%s) = %v; want a read-only refusal before anything is made", p, err)
+		}
+	}
+	if err := f.sb.Fs().MkdirAll("src:/build/out", 0o755); !isReadOnlyRoot(f.sb.Explain("mkdir", "src:/build/out", err)) {
+		t.Errorf("MkdirAll through the dangling link = %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(f.base, "src/vendor/build")); err == nil {
+		t.Error("a folder was made in the read-only root")
+	}
+}
