@@ -160,7 +160,9 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 		err = fmt.Errorf("source is the root directory, which %s cannot take; name a file or directory inside it", tool)
 		return
 	case t.sb.IsRoot(dst):
-		err = fmt.Errorf("destination is the root directory; give the full new path, such as %s", quote(path.Base(src)))
+		root, _ := t.sb.SplitRoot(dst)
+		_, name := t.sb.SplitRoot(src)
+		err = fmt.Errorf("destination is the root directory; give the full new path, such as %s", quote(t.sb.JoinRoot(root, path.Base(name))))
 		return
 	case src == dst:
 		err = fmt.Errorf("source and destination are both %s; give a different destination", quote(src))

@@ -112,6 +112,9 @@ func confirm(ctx context.Context, call *server.Call, msg string) error {
 // existing directory.
 func (t *toolset) checkWritable(rel string) (fs.FileInfo, error) {
 	if t.sb.IsRoot(rel) {
+		if root, _ := t.sb.SplitRoot(rel); root != "" {
+			return nil, fmt.Errorf("%s is a root directory; give the path of a file inside it, such as %s", quote(rel), quote(t.sb.JoinRoot(root, "notes.txt")))
+		}
 		return nil, errors.New(`"." is the root directory; give the path of a file inside it, such as "notes.txt"`)
 	}
 	fi, err := lstat(t.sb.Fs(), rel)
