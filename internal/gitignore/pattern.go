@@ -3,8 +3,9 @@ package gitignore
 import "strings"
 
 // MaxPatternBytes is the longest pattern Parse keeps; longer lines are
-// dropped. git has no such limit; it bounds how deep a match recurses.
-// No path a sandbox allows is that long, so only a pattern of stars could
+// dropped. git has no such limit. It bounds the time one match may take,
+// which grows with the pattern's components times the path's; no path a
+// sandbox allows is that long, so only a pattern of stars that long could
 // match anything.
 const MaxPatternBytes = 4096
 
@@ -22,23 +23,20 @@ type Pattern struct {
 	// is matched against the last name of a path, at any depth below its
 	// file's directory; otherwise against the path relative to it.
 	basename bool
-	// literal: glob holds no wildcard nor escape (git's "nowildcardlen"
-	// covering all of it), so it matches by comparison.
-	literal bool
-	// suffix is set for a basename pattern "*literal" (git's ENDSWITH):
-	// it matches the names that end in suffix.
-	suffix string
+	// m is glob compiled.
+	m matcher
 }
 
 // ParsePattern parses one line of an ignore file, after Parse has taken
-// off its line ending, as git does: a line that is empty or starts with
-// '#' holds no pattern (ok is false); unescaped trailing spaces are
-// dropped; a leading '!' negates; "\#" and "\!" stand for a leading '#'
-// or '!'; a trailing '/' restricts the pattern to directories; a '/'
-// anywhere else anchors it to the directory of its file.
+// off its line ending: a line that is empty or starts with '#' holds no
+// pattern (ok is false); a NUL byte ends the line, as it does for git;
+// unescaped trailing spaces are dropped; a leading '!' negates; "\#" and
+// "\!" stand for a leading '#' or '!'; a trailing '/' restricts the
+// pattern to directories; a '/' anywhere else anchors it to the directory
+// of its file.
 func ParsePattern(line string) (p Pattern, ok bool) {
 	if i := strings.IndexByte(line, 0); i >= 0 {
-		line = line[:i] // git reads lines as C strings
+		line = line[:i]
 	}
 	if line == "" || line[0] == '#' {
 		return Pattern{}, false
@@ -60,16 +58,12 @@ func ParsePattern(line string) (p Pattern, ok bool) {
 		line = line[1:]
 	}
 	p.glob = line
-	p.literal = !strings.ContainsAny(line, `*?[\`)
-	if p.basename && len(line) > 0 && line[0] == '*' && !strings.ContainsAny(line[1:], `*?[\`) {
-		p.suffix = line[1:]
-	}
+	p.m = compile(line)
 	return p, true
 }
 
 // trimTrailingSpaces drops the spaces at the end of line that no
-// backslash escapes, as git's trim_trailing_spaces does (spaces only, not
-// tabs).
+// backslash escapes (spaces only: git keeps trailing tabs).
 func trimTrailingSpaces(line string) string {
 	cut := -1
 	for i := 0; i < len(line); i++ {
@@ -137,18 +131,8 @@ func (p *Pattern) Matches(rel string, isDir bool) bool {
 	if p.dirOnly && !isDir {
 		return false
 	}
-	if !p.basename {
-		if p.literal {
-			return rel == p.glob
-		}
-		return wildmatch(p.glob, rel, true)
+	if p.basename {
+		rel = rel[strings.LastIndexByte(rel, '/')+1:]
 	}
-	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	switch {
-	case p.literal:
-		return name == p.glob
-	case p.suffix != "":
-		return strings.HasSuffix(name, p.suffix)
-	}
-	return wildmatch(p.glob, name, false)
+	return p.m.match(rel)
 }
