@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // globCases are lines of an ignore file and paths relative to its
@@ -273,4 +274,41 @@ func leading(p string) []string {
 		ps = append([]string{d}, ps...)
 	}
 	return ps
+}
+
+// hostile patterns take many steps to fail on their paths. Matching by
+// backtracking takes exponentially many for the first; the others are
+// the worst cases of this package's matching, about P×N steps for P parts
+// of a pattern against N of a path: 1.6×10^6 component matches, 3×10^6
+// byte comparisons, and 4×10^6 component matches for a pattern of
+// MaxPatternBytes against a path of 4,096 bytes.
+var hostile = []struct{ name, pattern, path string }{
+	{"nested ** against a deep path", strings.Repeat("**/a/", 20) + "b", strings.Repeat("a/", 2000) + "c"},
+	{"a long run between ** tried at every depth", "**/" + strings.Repeat("a/", 800) + "b/**/c", strings.Repeat("a/", 2000) + "c"},
+	{"a long piece between * tried at every byte", "*" + strings.Repeat("?", 1000) + "b*", strings.Repeat("a", 4000)},
+	{"the longest pattern against a long path", "**/" + strings.Repeat("a/", (MaxPatternBytes-10)/2) + "b/**/c", strings.Repeat("a/", 2047) + "c"},
+}
+
+func TestHostilePatternsMatchQuickly(t *testing.T) {
+	for _, h := range hostile {
+		m := compile(h.pattern)
+		start := time.Now()
+		if m.match(h.path) {
+			t.Errorf("%s: matched", h.name)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: took %v", h.name, d)
+		}
+	}
+}
+
+func BenchmarkHostilePattern(b *testing.B) {
+	for _, h := range hostile {
+		m := compile(h.pattern)
+		b.Run(strings.ReplaceAll(h.name, " ", "_"), func(b *testing.B) {
+			for b.Loop() {
+				m.match(h.path)
+			}
+		})
+	}
 }

@@ -4,9 +4,9 @@ import "strings"
 
 // MaxPatternBytes is the longest pattern Parse keeps; longer lines are
 // dropped. git has no such limit. It bounds the time one match may take,
-// which grows with the pattern's components times the path's; no path a
-// sandbox allows is that long, so only a pattern of stars that long could
-// match anything.
+// which grows with the pattern's components times the path's
+// (BenchmarkHostilePattern); no path a sandbox allows is that long, so
+// only a pattern of stars that long could match anything.
 const MaxPatternBytes = 4096
 
 // Pattern is one pattern of an ignore file.
