@@ -26,6 +26,7 @@ type protection struct {
 	rootID  fileID
 	guarded map[fileID]*sbRoot // the nested read-only roots
 	holders map[fileID]*sbRoot // directories between the root and one
+	nested  []nestedRoot       // the same, by path
 }
 
 // checkNested accepts read-only roots nested in writable ones: here the
@@ -53,7 +54,7 @@ func newProtection(r *sbRoot) *protection {
 	if err != nil {
 		return nil
 	}
-	p := &protection{root: rfs.root, rootID: id, guarded: map[fileID]*sbRoot{}, holders: map[fileID]*sbRoot{}}
+	p := &protection{root: rfs.root, rootID: id, guarded: map[fileID]*sbRoot{}, holders: map[fileID]*sbRoot{}, nested: r.nested}
 	for _, n := range r.nested {
 		host := filepath.FromSlash(n.root.hostKey)
 		if id, err := statID(host); err == nil {
@@ -115,6 +116,11 @@ func (p *protection) refusal(inner string, whole bool) *readOnlyError {
 			return nil
 		}
 		inner = next
+		for _, n := range p.nested { // by path, where the climb may not get
+			if within(inner, []string{n.inner}) {
+				return &readOnlyError{root: n.root}
+			}
+		}
 		if fi, err := p.root.Stat(inner); err == nil && fi.IsDir() {
 			if id, ok := idOf(fi); ok && p.guarded[id] != nil {
 				return &readOnlyError{root: p.guarded[id]}

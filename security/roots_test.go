@@ -48,11 +48,22 @@ func newMultiFixture(t testing.TB) *multiFixture {
 	if err := os.Symlink("vendor/v.txt", filepath.Join(base, "src/flink")); err != nil {
 		t.Fatal(err)
 	}
+	sb := rootsIn(t, base, rootSpec{"src", "src", false}, rootSpec{"notes", "notes", true}, rootSpec{"vendor", "src/vendor", true}, rootSpec{"same", "notes", false})
+	return &multiFixture{base: base, sb: sb}
+}
+
+// rootSpec is a root for rootsIn: its name, its folder below the base,
+// and whether it is read-only.
+type rootSpec struct {
+	name, dir string
+	ro        bool
+}
+
+// rootsIn opens a sandbox over the roots, folders below base that exist.
+func rootsIn(t testing.TB, base string, specs ...rootSpec) *Sandbox {
+	t.Helper()
 	var roots []Root
-	for _, r := range []struct {
-		name, dir string
-		ro        bool
-	}{{"src", "src", false}, {"notes", "notes", true}, {"vendor", "src/vendor", true}, {"same", "notes", false}} {
+	for _, r := range specs {
 		dir := filepath.Join(base, r.dir)
 		rfs, err := OpenRoot(dir)
 		if err != nil {
@@ -65,7 +76,7 @@ func newMultiFixture(t testing.TB) *multiFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &multiFixture{base: base, sb: sb}
+	return sb
 }
 
 func TestMultiResolve(t *testing.T) {
