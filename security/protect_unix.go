@@ -104,14 +104,26 @@ func (p *protection) refusal(inner string, whole bool) *readOnlyError {
 				}
 			}
 		}
-		if e := p.climb(path.Dir(inner)); e != nil || whole {
+		if e := p.climb(path.Dir(inner)); e != nil {
 			return e
 		}
 		// A change through a symbolic link, the last element or one on
 		// the way (even one whose target does not exist yet, which
 		// MkdirAll or a create would make), happens where the link
-		// leads: follow the first link, and check there too.
-		next, ok := p.throughLink(inner)
+		// leads: follow the first link, and check there too. A removal
+		// or a rename takes a last element that is a link itself, so
+		// only the links on its way count.
+		var next string
+		var ok bool
+		if whole {
+			if dir := path.Dir(inner); dir != "." {
+				if next, ok = p.throughLink(dir); ok {
+					next = path.Join(next, path.Base(inner))
+				}
+			}
+		} else {
+			next, ok = p.throughLink(inner)
+		}
 		if !ok {
 			return nil
 		}

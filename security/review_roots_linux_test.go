@@ -3,6 +3,7 @@
 package security
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,6 +87,9 @@ func TestReviewClimbFailsOpenOnAnUnreadableDirectory(t *testing.T) {
 	}
 	nerr := sb.Fs().Rename("src:/a", "src:/drop/a")
 	t.Logf("ResolveWrite = %v; WriteFile = %v; MkdirAll = %v; Rename = %v", rerr, werr, merr, nerr)
+	if !errors.Is(nerr, syscall.EROFS) {
+		t.Errorf("Rename(src:/a, src:/drop/a) = %v; want a read-only refusal", nerr)
+	}
 	if !isReadOnlyRoot(rerr) {
 		t.Errorf("ResolveWrite(src:/drop/x) = %v; want a read-only refusal (the link leads into vendor by its path)", rerr)
 	}
