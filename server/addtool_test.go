@@ -135,6 +135,30 @@ func TestAddToolSpeaksChinese(t *testing.T) {
 	t.Fatalf("no Chinese characters in %q", callText(t, res))
 }
 
+func TestHandlersReadTheServersLanguage(t *testing.T) {
+	for _, lang := range []schemagen.Lang{"", schemagen.English, schemagen.Chinese} {
+		srv := New(Options{Lang: lang})
+		var got schemagen.Lang
+		_ = AddTool(srv, ToolSpec{Name: "lang", Description: "d"}, func(ctx context.Context, call *Call, in noArgs) (anyOut, error) {
+			got = call.Lang()
+			return anyOut{}, nil
+		})
+		if _, err := srv.CallTool(context.Background(), "lang", nil); err != nil {
+			t.Fatal(err)
+		}
+		want := lang
+		if want == "" {
+			want = schemagen.English
+		}
+		if got != want {
+			t.Errorf("with Options.Lang %q, Call.Lang() = %q, want %q", lang, got, want)
+		}
+	}
+	if got := (&Call{}).Lang(); got != schemagen.English {
+		t.Errorf("a Call built by hand: Lang() = %q, want English", got)
+	}
+}
+
 func TestAddToolRunsTheArgumentsOwnRules(t *testing.T) {
 	srv := New(Options{})
 	_ = AddTool(srv, ToolSpec{Name: "range", Description: "d"}, func(ctx context.Context, call *Call, in rangeArgs) (rangeArgs, error) {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/stdiotools/toolserver/i18n"
 )
 
 // Call is one tools/call on its way from the reader to the tool and back.
@@ -89,3 +91,13 @@ func (c *Call) Targets() []string { return c.targets }
 // DryRun reports whether the call asks for a dry run: the argument its
 // tool names in [ToolSpec.DryRun] is true, so it changes nothing.
 func (c *Call) DryRun() bool { return c.dryRun }
+
+// Lang returns the language the model reads, [Options.Lang], so that a
+// handler can phrase its own errors in it as the server phrases those
+// about invalid arguments. It is English for a Call built by hand.
+func (c *Call) Lang() i18n.Lang {
+	if c == nil || c.srv == nil {
+		return i18n.English
+	}
+	return c.srv.opts.Lang
+}
