@@ -6,7 +6,7 @@ import "math/big"
 // reported at bcol, the column of the divisor, where the mistake is.
 func (ev *evaluator) binary(op string, a, b number, col, bcol int) (number, *Error) {
 	if (op == "/" || op == "%") && b.isZero() && bcol > 0 {
-		return number{}, ev.fail(bcol, "division by zero", "")
+		return number{}, ev.fail(bcol, say(msgDivisionByZero), message{})
 	}
 	switch op {
 	case "+":
@@ -43,14 +43,14 @@ func (ev *evaluator) mul(a, b number, col int) (number, *Error) {
 
 func (ev *evaluator) quo(a, b number, col int) (number, *Error) {
 	if b.isZero() {
-		return number{}, ev.fail(col, "division by zero", "")
+		return number{}, ev.fail(col, say(msgDivisionByZero), message{})
 	}
 	if a.q != nil && b.q != nil {
 		return ev.checkExact(new(big.Rat).Quo(a.q, b.q), col)
 	}
 	bb := ev.toBall(b)
 	if bb.containsZero() {
-		return number{}, ev.undecided(col, "division by a number too close to zero to tell it apart from zero", "the divisor may well be exactly 0")
+		return number{}, ev.undecided(col, say(msgDivisorNearZero), say(msgHintDivisorZero))
 	}
 	if a.isZero() {
 		return exact(new(big.Rat)), nil
@@ -61,7 +61,7 @@ func (ev *evaluator) quo(a, b number, col int) (number, *Error) {
 // rem returns a - b*trunc(a/b), which has the sign of a.
 func (ev *evaluator) rem(a, b number, col int) (number, *Error) {
 	if b.isZero() {
-		return number{}, ev.fail(col, "division by zero", "")
+		return number{}, ev.fail(col, say(msgDivisionByZero), message{})
 	}
 	q, err := ev.quo(a, b, col)
 	if err != nil {

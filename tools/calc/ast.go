@@ -27,9 +27,6 @@ type node struct {
 	exact *big.Rat
 }
 
-// functionNames lists the functions in the order error messages give them.
-const functionNames = "sqrt, abs, floor, ceil, round, min, max"
-
 // arity returns how many arguments a function takes, with max < 0 meaning
 // no upper bound, and whether name is a function at all.
 func arity(name string) (minArgs, maxArgs int, ok bool) {

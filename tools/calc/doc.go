@@ -44,8 +44,10 @@
 // scientific notation when very large or very small). Otherwise Text is the
 // value rounded to the requested number of significant digits, as for
 // 4535/2228, a repeating decimal, or sqrt(2). Eval never produces NaN or an
-// infinity; every failure is an *Error whose message is one English sentence,
-// naming the column of the offending token when there is one.
+// infinity; every failure is an *Error whose message is one sentence,
+// naming the column of the offending token when there is one. It is in
+// English, or in Chinese when Error.Lang says so; the calc tool sets it to
+// the language of the call.
 //
 // # Limits
 //

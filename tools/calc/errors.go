@@ -2,27 +2,50 @@ package calc
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/i18n"
 )
 
 // Error is the error Eval returns for every expression it cannot evaluate.
 // Its Error method renders one sentence such as
 //
 //	division by zero at column 3 in "1/0"
+//
+// in English, or in the language set in Lang.
 type Error struct {
-	// Msg says what went wrong, as a short sentence without the location.
+	// Msg says what went wrong, in English, as a short sentence without
+	// the location.
 	Msg string
 	// Column is the 1-based position, counted in runes, of the token the
 	// error is about, or 0 when the error concerns the request as a whole.
 	Column int
 	// Expr is the expression that was evaluated.
 	Expr string
-	// Hint optionally suggests a fix, such as the list of known names.
+	// Hint optionally suggests a fix in English, such as the list of known
+	// names.
 	Hint string
+	// Lang is the language Error renders in; the zero value is English.
+	// In other languages the text comes from calc's catalog, and an Error
+	// built by hand reads as its Msg and Hint.
+	Lang i18n.Lang
 
+	msg, hint message // Msg and Hint as entries of the catalog
 	// undecided marks failures that more working precision may resolve.
 	undecided bool
+}
+
+// newError returns the error msg, with hint (which may be the zero
+// message), about the token at column col of expr.
+func newError(col int, expr string, msg, hint message) *Error {
+	return &Error{
+		Msg:    msg.in(i18n.English),
+		Column: col,
+		Expr:   expr,
+		Hint:   hint.in(i18n.English),
+		msg:    msg,
+		hint:   hint,
+	}
 }
 
 // excerptRunes is how much of a long expression an error message quotes.
@@ -31,22 +54,20 @@ const excerptRunes = 60
 // nameRunes is how much of a long number or name an error message quotes.
 const nameRunes = 40
 
-// Error returns Msg followed by the column, the expression (shortened with
-// "…" around the column when long) and the hint.
+// Error returns the message followed by the column, the expression
+// (shortened with "…" around the column when long) and the hint, in Lang.
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Msg)
+	msg, hint := e.Msg, e.Hint
+	if e.Lang != "" && e.Lang != i18n.English && e.msg.id != msgNone {
+		msg, hint = e.msg.in(e.Lang), e.hint.in(e.Lang)
+	}
 	if e.Column > 0 {
-		b.WriteString(" at column ")
-		b.WriteString(strconv.Itoa(e.Column))
-		b.WriteString(" in ")
-		b.WriteString(excerpt(e.Expr, e.Column))
+		msg = say(msgAt, lit(msg), num(e.Column), lit(excerpt(e.Expr, e.Column))).in(e.Lang)
 	}
-	if e.Hint != "" {
-		b.WriteString("; ")
-		b.WriteString(e.Hint)
+	if hint != "" {
+		msg = say(msgWithHint, lit(msg), lit(hint)).in(e.Lang)
 	}
-	return b.String()
+	return msg
 }
 
 // excerpt quotes expr, or a window of it around column when it is long.

@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"strings"
@@ -48,13 +47,13 @@ func eval(expr string, precision int, lim Limits) (Value, *Error) {
 		precision = DefaultPrecision
 	}
 	if precision > MaxPrecision {
-		return Value{}, &Error{Msg: fmt.Sprintf("precision %d is more than the maximum of %d significant digits", precision, MaxPrecision), Expr: expr}
+		return Value{}, newError(0, expr, say(msgPrecision, num(precision), num(MaxPrecision)), message{})
 	}
 	if len(expr) > lim.MaxExprLen {
-		return Value{}, &Error{Msg: fmt.Sprintf("the expression is %d bytes long, more than the limit of %d bytes", len(expr), lim.MaxExprLen), Expr: expr}
+		return Value{}, newError(0, expr, say(msgTooLong, num(len(expr)), num(lim.MaxExprLen)), message{})
 	}
 	if strings.TrimSpace(expr) == "" {
-		return Value{}, &Error{Msg: "the expression is empty", Expr: expr, Hint: "give an arithmetic expression such as 1+2"}
+		return Value{}, newError(0, expr, say(msgEmpty), say(msgHintEmpty))
 	}
 	root, err := parse(expr, lim)
 	if err != nil {
@@ -103,17 +102,9 @@ func unsettled(b ball, precision int, expr string) *Error {
 	if b.containsZero() {
 		bound := upAdd(b.mid, b.rad)
 		exp10 := int(math.Ceil(float64(bound.MantExp(nil)) * log10of2))
-		return &Error{
-			Msg:  fmt.Sprintf("the result is too close to zero to determine even its first digit; its magnitude is below 1e%d", exp10),
-			Expr: expr,
-			Hint: "the exact value may well be 0, as for sqrt(2)^2-2",
-		}
+		return newError(0, expr, say(msgNearZero, num(exp10)), say(msgHintMaybeZero))
 	}
-	return &Error{
-		Msg:  fmt.Sprintf("the result lies too close to a rounding boundary to round it to %d significant digits", precision),
-		Expr: expr,
-		Hint: "try a different precision",
-	}
+	return newError(0, expr, say(msgRoundingBoundary, num(precision)), say(msgHintOtherPrecision))
 }
 
 // Approximate results are first computed with guardDigits more digits than
@@ -231,16 +222,18 @@ func (ev *evaluator) constant(name string) ball {
 }
 
 // fail returns an error at column col.
-func (ev *evaluator) fail(col int, msg, hint string) *Error {
-	return &Error{Msg: msg, Column: col, Expr: ev.expr, Hint: hint}
+func (ev *evaluator) fail(col int, msg, hint message) *Error {
+	return newError(col, ev.expr, msg, hint)
 }
 
 // undecided returns an error that more working precision may avoid.
-func (ev *evaluator) undecided(col int, msg, hint string) *Error {
-	return &Error{Msg: msg, Column: col, Expr: ev.expr, Hint: hint, undecided: true}
+func (ev *evaluator) undecided(col int, msg, hint message) *Error {
+	e := newError(col, ev.expr, msg, hint)
+	e.undecided = true
+	return e
 }
 
 // tooLarge reports a result over the digit limit.
 func (ev *evaluator) tooLarge(col int) *Error {
-	return ev.fail(col, fmt.Sprintf("the result would have more than %d digits", ev.lim.MaxDigits), "")
+	return ev.fail(col, say(msgTooManyDigits, num(ev.lim.MaxDigits)), message{})
 }

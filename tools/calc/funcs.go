@@ -1,9 +1,6 @@
 package calc
 
-import (
-	"fmt"
-	"math/big"
-)
+import "math/big"
 
 // call applies a built-in function to its evaluated arguments. The parser
 // has already checked the name and the number of arguments.
@@ -34,7 +31,7 @@ func (ev *evaluator) call(name string, args []number, col int) (number, *Error) 
 func (ev *evaluator) sqrt(x number, col int) (number, *Error) {
 	if x.q != nil {
 		if x.q.Sign() < 0 {
-			return number{}, ev.fail(col, "square root of a negative number", "")
+			return number{}, ev.fail(col, say(msgSqrtNegative), message{})
 		}
 		if r, ok := ratRoot(x.q, 2); ok {
 			return exact(r), nil
@@ -43,9 +40,9 @@ func (ev *evaluator) sqrt(x number, col int) (number, *Error) {
 	b := ev.toBall(x)
 	switch b.sign() {
 	case -1:
-		return number{}, ev.fail(col, "square root of a negative number", "")
+		return number{}, ev.fail(col, say(msgSqrtNegative), message{})
 	case 0:
-		return number{}, ev.undecided(col, "the argument of sqrt is too close to zero to tell whether it is negative", "")
+		return number{}, ev.undecided(col, say(msgSqrtNearZero), message{})
 	}
 	ev.cost += 0.1
 	return ev.checkBall(ballSqrt(b, ev.prec), col)
@@ -94,29 +91,29 @@ func (ev *evaluator) toInteger(x number, mode integerMode, col int) (number, *Er
 	lo, hi := x.b.bounds()
 	a, b := ratToInt(lo, mode), ratToInt(hi, mode)
 	if a.Cmp(b) != 0 {
-		return number{}, ev.undecided(col, undecidedInteger[mode], "")
+		return number{}, ev.undecided(col, say(undecidedInteger[mode]), message{})
 	}
 	return ev.checkExact(new(big.Rat).SetInt(a), col)
 }
 
 // undecidedInteger explains, per mode, why an approximation could not be
 // rounded to an integer.
-var undecidedInteger = [...]string{
-	floorMode: "floor cannot be decided because its argument is too close to a whole number",
-	ceilMode:  "ceil cannot be decided because its argument is too close to a whole number",
-	roundMode: "round cannot be decided because its argument is too close to a halfway point",
-	truncMode: "the remainder cannot be decided because the quotient is too close to a whole number",
+var undecidedInteger = [...]msgID{
+	floorMode: msgFloorUndecided,
+	ceilMode:  msgCeilUndecided,
+	roundMode: msgRoundUndecided,
+	truncMode: msgRemainderUndecided,
 }
 
 // roundPlaces rounds x half away from zero to the given number of decimal
 // places; negative places round to tens, hundreds and so on.
 func (ev *evaluator) roundPlaces(x, places number, col int) (number, *Error) {
 	if places.q == nil || !places.q.IsInt() {
-		return number{}, ev.fail(col, "the number of decimal places given to round must be a whole number", "write round(x, 2)")
+		return number{}, ev.fail(col, say(msgRoundPlacesNotWhole), say(msgHintWrite, lit("round(x, 2)")))
 	}
 	p := places.q.Num()
 	if !p.IsInt64() || p.Int64() > int64(ev.lim.MaxDigits) || p.Int64() < -int64(ev.lim.MaxDigits) {
-		return number{}, ev.fail(col, fmt.Sprintf("round to %s decimal places is beyond the limit of %d", shorten(p.String(), nameRunes), ev.lim.MaxDigits), "")
+		return number{}, ev.fail(col, say(msgRoundPlacesLimit, lit(shorten(p.String(), nameRunes)), num(ev.lim.MaxDigits)), message{})
 	}
 	n := p.Int64()
 	scale := new(big.Rat).SetInt(pow10(abs64(n)))

@@ -28,16 +28,16 @@ type token struct {
 }
 
 // describe names the token the way error messages refer to it.
-func (t token) describe() string {
+func (t token) describe() message {
 	switch t.kind {
 	case tokEnd:
-		return "the end of the expression"
+		return say(msgEnd)
 	case tokNumber:
-		return "the number " + shorten(t.text, nameRunes)
+		return say(msgTheNumber, lit(shorten(t.text, nameRunes)))
 	case tokName:
-		return strconv.Quote(shorten(t.text, nameRunes))
+		return say(msgTheName, lit(strconv.Quote(shorten(t.text, nameRunes))))
 	}
-	return "'" + t.text + "'"
+	return say(msgTheSymbol, lit("'"+t.text+"'"))
 }
 
 // lex splits expr into tokens, ending with a tokEnd token. It rejects every
@@ -53,8 +53,8 @@ func lex(expr string) ([]token, *Error) {
 			col++
 		case isDigit(c) || c == '.':
 			end, msg := scanNumber(expr, i)
-			if msg != "" {
-				return nil, &Error{Msg: msg, Column: col, Expr: expr, Hint: numberHint(expr[i:end])}
+			if msg.id != msgNone {
+				return nil, newError(col, expr, msg, numberHint(expr[i:end]))
 			}
 			toks = append(toks, token{tokNumber, expr[i:end], col})
 			col += end - i
@@ -82,27 +82,22 @@ func lex(expr string) ([]token, *Error) {
 		default:
 			r, size := utf8.DecodeRuneInString(expr[i:])
 			if r == utf8.RuneError && size == 1 {
-				return nil, &Error{Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x", c), Column: col, Expr: expr}
+				return nil, newError(col, expr, say(msgInvalidUTF8, lit(fmt.Sprintf("0x%02x", c))), message{})
 			}
 			if unicode.IsSpace(r) {
 				i += size
 				col++
 				continue
 			}
-			return nil, &Error{
-				Msg:    "unexpected character " + strconv.QuoteRune(r),
-				Column: col,
-				Expr:   expr,
-				Hint:   characterHint(r),
-			}
+			return nil, newError(col, expr, say(msgUnexpectedChar, lit(strconv.QuoteRune(r))), characterHint(r))
 		}
 	}
 	return append(toks, token{tokEnd, "", col}), nil
 }
 
-// scanNumber returns the end of the decimal literal starting at s[i], or a
-// message explaining why it is malformed.
-func scanNumber(s string, i int) (end int, msg string) {
+// scanNumber returns the end of the decimal literal starting at s[i], and
+// a message explaining why it is malformed, or the zero message.
+func scanNumber(s string, i int) (end int, msg message) {
 	j, digits := i, 0
 	for j < len(s) && isDigit(s[j]) {
 		j++
@@ -116,7 +111,7 @@ func scanNumber(s string, i int) (end int, msg string) {
 		}
 	}
 	if digits == 0 {
-		return j, "unexpected character '.'"
+		return j, say(msgUnexpectedChar, lit("'.'"))
 	}
 	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
 		k := j + 1
@@ -124,49 +119,49 @@ func scanNumber(s string, i int) (end int, msg string) {
 			k++
 		}
 		if k >= len(s) || !isDigit(s[k]) {
-			return k, fmt.Sprintf("the number %q has no digits after its exponent marker %q", shorten(s[i:k], nameRunes), s[j])
+			return k, say(msgExponentNoDigits, lit(strconv.Quote(shorten(s[i:k], nameRunes))), lit(strconv.QuoteRune(rune(s[j]))))
 		}
 		for k < len(s) && isDigit(s[k]) {
 			k++
 		}
 		j = k
 	}
-	return j, ""
+	return j, message{}
 }
 
 // numberHint explains the likely intent behind a malformed exponent such as
 // "2e", which cannot mean 2*e because multiplication is never implicit.
-func numberHint(text string) string {
+func numberHint(text string) message {
 	if text == "." {
-		return "a number needs at least one digit, like 0.5 or .5"
+		return say(msgHintDigit)
 	}
-	return "write the exponent as digits, like 1e3, or use * to multiply by the constant e"
+	return say(msgHintExponentDigits)
 }
 
 // characterHint suggests the ASCII spelling of characters that models and
 // people often paste from typeset mathematics.
-func characterHint(r rune) string {
+func characterHint(r rune) message {
 	switch r {
 	case '×', '·', '⋅', '∙':
-		return "use * for multiplication"
+		return say(msgHintTimesSign)
 	case '÷', '∕':
-		return "use / for division"
+		return say(msgHintDivideSign)
 	case '−', '–', '—':
-		return "use - for subtraction"
+		return say(msgHintMinusSign)
 	case 'π':
-		return "write pi"
+		return say(msgHintWrite, lit("pi"))
 	case '√':
-		return "write sqrt(x)"
+		return say(msgHintWrite, lit("sqrt(x)"))
 	case '²':
-		return "write x^2"
+		return say(msgHintWrite, lit("x^2"))
 	case '³':
-		return "write x^3"
+		return say(msgHintWrite, lit("x^3"))
 	case '[', '{':
-		return "use parentheses for grouping"
+		return say(msgHintGrouping)
 	case '=':
-		return "give only the expression, without '='"
+		return say(msgHintNoEquals)
 	}
-	return "only numbers, + - * / % ^ **, parentheses and the names sqrt, abs, floor, ceil, round, min, max, pi and e are allowed"
+	return say(msgHintAllowed)
 }
 
 // punctuation returns the kind of a parenthesis or comma.

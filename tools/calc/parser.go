@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -74,8 +73,8 @@ func (p *parser) isOp(ops ...string) bool {
 	return false
 }
 
-func (p *parser) fail(col int, msg, hint string) *Error {
-	return &Error{Msg: msg, Column: col, Expr: p.expr, Hint: hint}
+func (p *parser) fail(col int, msg, hint message) *Error {
+	return newError(col, p.expr, msg, hint)
 }
 
 // enter counts one level of nesting at token t, refusing to go deeper than
@@ -83,7 +82,7 @@ func (p *parser) fail(col int, msg, hint string) *Error {
 func (p *parser) enter(t token) *Error {
 	p.depth++
 	if p.depth > p.lim.MaxDepth {
-		return p.fail(t.col, fmt.Sprintf("the expression is nested more than %d levels deep", p.lim.MaxDepth), "simplify the expression")
+		return p.fail(t.col, say(msgTooDeep, num(p.lim.MaxDepth)), say(msgHintSimplify))
 	}
 	return nil
 }
@@ -193,7 +192,7 @@ func (p *parser) parsePrimary() (*node, *Error) {
 func (p *parser) number(t token) (*node, *Error) {
 	v, ok := literalValue(t.text, p.lim.MaxDigits)
 	if !ok || p.digits.ratExceeds(v) {
-		return nil, p.fail(t.col, fmt.Sprintf("the number %s would have more than %d digits", shorten(t.text, nameRunes), p.lim.MaxDigits), "")
+		return nil, p.fail(t.col, say(msgLiteralTooManyDigits, lit(shorten(t.text, nameRunes)), num(p.lim.MaxDigits)), message{})
 	}
 	return &node{kind: nodeNumber, col: t.col, val: v}, nil
 }
@@ -202,17 +201,17 @@ func (p *parser) number(t token) (*node, *Error) {
 func (p *parser) name(t token) (*node, *Error) {
 	if isConstant(t.text) {
 		if p.peek().kind == tokLParen {
-			return nil, p.fail(t.col, t.text+" is a constant, not a function", "use * to multiply, like "+t.text+"*(2)")
+			return nil, p.fail(t.col, say(msgConstantCalled, lit(t.text)), say(msgHintConstantTimes, lit(t.text)))
 		}
 		return &node{kind: nodeConst, col: t.col, op: t.text}, nil
 	}
 	minArgs, maxArgs, ok := arity(t.text)
 	if !ok {
-		return nil, p.fail(t.col, "unknown name "+strconv.Quote(shorten(t.text, nameRunes)), nameHint(t.text))
+		return nil, p.fail(t.col, say(msgUnknownName, lit(strconv.Quote(shorten(t.text, nameRunes)))), nameHint(t.text))
 	}
 	open := p.peek()
 	if open.kind != tokLParen {
-		return nil, p.fail(open.col, fmt.Sprintf("expected '(' after the function name %s, found %s", t.text, open.describe()), "write "+t.text+"(x)")
+		return nil, p.fail(open.col, say(msgExpectedParen, lit(t.text), open.describe()), say(msgHintWrite, lit(t.text+"(x)")))
 	}
 	p.next()
 	if err := p.enter(open); err != nil {
@@ -240,7 +239,7 @@ func (p *parser) name(t token) (*node, *Error) {
 		}
 	}
 	if len(args) < minArgs || maxArgs >= 0 && len(args) > maxArgs {
-		return nil, p.fail(t.col, fmt.Sprintf("%s takes %s but got %d", t.text, argCount(minArgs, maxArgs), len(args)), "")
+		return nil, p.fail(t.col, arityMessage(t.text, minArgs, maxArgs, len(args)), message{})
 	}
 	return &node{kind: nodeCall, col: t.col, op: t.text, args: args}, nil
 }
@@ -253,7 +252,7 @@ func (p *parser) closeParen(open token) *Error {
 		p.next()
 		return nil
 	case tokEnd:
-		return p.fail(open.col, "the '(' has no matching ')'", "add ')'")
+		return p.fail(open.col, say(msgUnclosedParen), say(msgHintAddParen))
 	}
 	return p.unexpectedAfterOperand(t)
 }
@@ -263,11 +262,11 @@ func (p *parser) missingOperand(t token) *Error {
 	prev, ok := p.previous()
 	switch {
 	case ok:
-		return p.fail(t.col, fmt.Sprintf("expected a number after %s, found %s", prev.describe(), t.describe()), "")
+		return p.fail(t.col, say(msgExpectedNumberAfter, prev.describe(), t.describe()), message{})
 	case t.kind == tokRParen:
-		return p.fail(t.col, "the ')' has no matching '('", "")
+		return p.fail(t.col, say(msgUnmatchedClose), message{})
 	}
-	return p.fail(t.col, "expected a number, found "+t.describe(), "")
+	return p.fail(t.col, say(msgExpectedNumber, t.describe()), message{})
 }
 
 // unexpectedAfterOperand reports token t following a complete operand where
@@ -275,40 +274,40 @@ func (p *parser) missingOperand(t token) *Error {
 func (p *parser) unexpectedAfterOperand(t token) *Error {
 	switch t.kind {
 	case tokRParen:
-		return p.fail(t.col, "the ')' has no matching '('", "")
+		return p.fail(t.col, say(msgUnmatchedClose), message{})
 	case tokComma:
-		return p.fail(t.col, "unexpected ','", "commas only separate function arguments, like max(1, 2)")
+		return p.fail(t.col, say(msgUnexpectedComma), say(msgHintCommas))
 	}
 	prev, _ := p.previous()
-	hint := ""
+	var hint message
 	if t.kind == tokNumber || t.kind == tokName || t.kind == tokLParen {
-		hint = "use * to multiply"
+		hint = say(msgHintMultiply)
 	}
-	return p.fail(t.col, fmt.Sprintf("expected an operator after %s, found %s", prev.describe(), t.describe()), hint)
+	return p.fail(t.col, say(msgExpectedOperator, prev.describe(), t.describe()), hint)
 }
 
 // nameHint suggests the intended name for an unknown one.
-func nameHint(name string) string {
+func nameHint(name string) message {
 	lower := strings.ToLower(name)
 	if _, _, ok := arity(lower); ok || isConstant(lower) {
-		return fmt.Sprintf("did you mean %q? names are case-sensitive", lower)
+		return say(msgHintCaseSensitive, lit(strconv.Quote(lower)))
 	}
-	return "known functions: " + functionNames + "; known constants: pi, e"
+	return say(msgHintKnownNames)
 }
 
-// argCount describes how many arguments a function takes.
-func argCount(minArgs, maxArgs int) string {
-	plural := func(n int) string {
-		if n == 1 {
-			return "1 argument"
-		}
-		return strconv.Itoa(n) + " arguments"
-	}
+// arityMessage says that the function name, which takes minArgs to
+// maxArgs arguments, got got. A function with a range of counts takes at
+// least one, so the range is always plural.
+func arityMessage(name string, minArgs, maxArgs, got int) message {
 	switch {
+	case maxArgs < 0 && minArgs == 1:
+		return say(msgArityAtLeastOne, lit(name), num(got))
 	case maxArgs < 0:
-		return "at least " + plural(minArgs)
+		return say(msgArityAtLeast, lit(name), num(minArgs), num(got))
+	case minArgs == maxArgs && minArgs == 1:
+		return say(msgArityExactlyOne, lit(name), num(got))
 	case minArgs == maxArgs:
-		return "exactly " + plural(minArgs)
+		return say(msgArityExactly, lit(name), num(minArgs), num(got))
 	}
-	return fmt.Sprintf("%d or %s", minArgs, plural(maxArgs))
+	return say(msgArityEither, lit(name), num(minArgs), num(maxArgs), num(got))
 }

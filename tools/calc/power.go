@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 )
@@ -22,12 +21,12 @@ func (ev *evaluator) power(x, y number, col int) (number, *Error) {
 // exponentOutOfRange reports an exponent beyond Limits.MaxExponent.
 func (ev *evaluator) exponentOutOfRange(y string, col int) *Error {
 	m := ev.lim.MaxExponent
-	return ev.fail(col, fmt.Sprintf("the exponent %s is outside the allowed range -%d to %d", y, m, m), "")
+	return ev.fail(col, say(msgExponentRange, lit(y), num(m)), message{})
 }
 
 // zeroToNegative reports 0 raised to a negative power.
 func (ev *evaluator) zeroToNegative(col int) *Error {
-	return ev.fail(col, "division by zero", "0 cannot be raised to a negative power")
+	return ev.fail(col, say(msgDivisionByZero), say(msgHintZeroNegativePower))
 }
 
 // exceedsExponent reports whether |y| > MaxExponent.
@@ -69,7 +68,7 @@ func (ev *evaluator) powInt(x number, n *big.Int, col int) (number, *Error) {
 		}
 	} else {
 		if k < 0 {
-			return number{}, ev.undecided(col, "division by a number too close to zero to tell it apart from zero", "the base may well be exactly 0")
+			return number{}, ev.undecided(col, say(msgDivisorNearZero), say(msgHintBaseZero))
 		}
 		if bound := upAdd(b.mid, b.rad); bound.Sign() > 0 && float64(k)*log2Abs(bound) > float64(ev.digits.maxBits())+4 {
 			return number{}, ev.tooLarge(col)
@@ -159,12 +158,11 @@ func (ev *evaluator) powRat(x number, y *big.Rat, col int) (number, *Error) {
 	}
 	sign := ev.sign(x)
 	if sign == 0 {
-		return number{}, ev.undecided(col, "the base is too close to zero to tell its sign", "")
+		return number{}, ev.undecided(col, say(msgBaseNearZero), message{})
 	}
 	p, q := y.Num(), y.Denom()
 	if sign < 0 && q.Bit(0) == 0 {
-		return number{}, ev.fail(col, fmt.Sprintf("a negative number to the power %s has no real value", ratText(y)),
-			"a negative base needs an exponent whose denominator is odd, as in (-8)^(1/3)")
+		return number{}, ev.fail(col, say(msgNegativeBaseFraction, lit(ratText(y))), say(msgHintOddDenominator))
 	}
 	negate := sign < 0 && p.Bit(0) == 1
 	ax := absNumber(x)
@@ -202,16 +200,16 @@ func (ev *evaluator) powReal(x number, y ball, col int) (number, *Error) {
 			case -1:
 				return number{}, ev.zeroToNegative(col)
 			}
-			return number{}, ev.undecided(col, "the exponent is too close to zero to tell whether 0 to that power is 0 or a division by zero", "")
+			return number{}, ev.undecided(col, say(msgExponentNearZero), message{})
 		case x.q.Cmp(big.NewRat(1, 1)) == 0:
 			return exact(big.NewRat(1, 1)), nil
 		}
 	}
 	switch ev.sign(x) {
 	case 0:
-		return number{}, ev.undecided(col, "the base is too close to zero to tell its sign", "")
+		return number{}, ev.undecided(col, say(msgBaseNearZero), message{})
 	case -1:
-		return number{}, ev.fail(col, "a negative number to a power that is not an exact fraction has no real value", "")
+		return number{}, ev.fail(col, say(msgNegativeBaseIrrational), message{})
 	}
 	if ev.tooLargeLog2(mulF(y.mid, log2Abs(ev.toBall(x).mid))) {
 		return number{}, ev.tooLarge(col)
@@ -243,7 +241,7 @@ func (ev *evaluator) expLn(x, y number, col int) (number, *Error) {
 	}
 	z := ballMul(yb, lnBall(xb, wp), wp)
 	if z.rad.Cmp(big.NewFloat(0.5)) > 0 {
-		return number{}, ev.undecided(col, "the power cannot be computed accurately enough at this precision", "")
+		return number{}, ev.undecided(col, say(msgPowerInaccurate), message{})
 	}
 	return ev.checkBall(expBall(z, ev.prec), col)
 }

@@ -36,8 +36,9 @@ func RegisterWith(s *server.Server, lim Limits) error {
 			"Division by zero and syntax errors are reported with the column.",
 		Level: security.Read,
 	}, func(ctx context.Context, call *server.Call, in Args) (Result, error) {
-		v, err := Eval(in.Expr, in.Precision, lim)
+		v, err := eval(in.Expr, in.Precision, lim)
 		if err != nil {
+			err.Lang = call.Lang()
 			return Result{}, err
 		}
 		return Result{Value: v.Text, Exact: v.Exact, Precision: v.Precision}, nil
