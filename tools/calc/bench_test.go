@@ -26,3 +26,15 @@ func BenchmarkEval(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAbuse measures how long the limits take to stop the
+// expressions of TestAbuseIsRefusedQuickly.
+func BenchmarkAbuse(b *testing.B) {
+	for _, c := range abuseCases() {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				_, _ = Eval(c.expr, 0, Limits{})
+			}
+		})
+	}
+}

