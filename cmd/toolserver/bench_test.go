@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/stdiotools/toolserver/metrics"
 )
 
 // BenchmarkBuild measures what every start of the server pays before it
@@ -15,7 +14,7 @@ func BenchmarkBuild(b *testing.B) {
 	cfg := &config{roots: []rootFlag{{flag: "--root", given: ".", dir: "."}}, lang: "en", maxMessageBytes: 1 << 20, maxInFlight: 1, toolTimeout: time.Second, maxRepeats: 4}
 	b.ReportAllocs()
 	for range b.N {
-		_, closeRoot, err := build(cfg, metrics.New(), nil, zerolog.Nop())
+		_, closeRoot, err := build(cfg, nil, nil, zerolog.Nop())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
-	"github.com/stdiotools/toolserver/metrics"
 )
 
 // The deployment artifacts of deploy/ (README "Running many") are text
@@ -243,7 +242,7 @@ func TestDeployArtifactsMatchTheBinary(t *testing.T) {
 	if err := fs.Parse(local(append(entry[1:], args...), secret)); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := build(cfg, metrics.New(), nil, zerolog.Nop()); err == nil || !strings.Contains(err.Error(), "--state-key-file") {
+	if _, _, err := build(cfg, nil, nil, zerolog.Nop()); err == nil || !strings.Contains(err.Error(), "--state-key-file") {
 		t.Fatalf("with the placeholder state key: %v; want a refusal", err)
 	}
 	// With real values it serves /healthz and /mcp, for the Service's

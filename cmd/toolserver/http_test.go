@@ -26,7 +26,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
-	"github.com/stdiotools/toolserver/metrics"
 )
 
 // httpHandlerFor builds the server of the command line args and returns
@@ -37,7 +36,7 @@ func httpHandlerFor(t testing.TB, args ...string) http.Handler {
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	srv, closeRoot, err := build(cfg, metrics.New(), nil, zerolog.Nop())
+	srv, closeRoot, err := build(cfg, nil, nil, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}

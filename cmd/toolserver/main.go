@@ -115,14 +115,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fmt.Fprintln(stderr, "toolserver:", err)
 		return exitUsage
 	}
-	m := metrics.New()
+	// Metrics are kept only when they are served: otherwise the server has
+	// no observer, and nothing metrics-related is made.
+	var m *metrics.Metrics
+	var observer server.Observer
+	if cmd == "serve" && cfg.metricsAddr != "" {
+		m = metrics.New()
+		observer = m
+	}
 	var tracer server.Tracer
 	if cmd == "serve" {
 		var stopTracing func()
 		tracer, stopTracing = startTracing(getenv, log)
 		defer stopTracing()
 	}
-	srv, closeRoot, err := build(cfg, m, tracer, log)
+	srv, closeRoot, err := build(cfg, observer, tracer, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "toolserver:", err)
 		return exitUsage

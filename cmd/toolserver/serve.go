@@ -27,9 +27,9 @@ import (
 
 // build checks the configuration and returns a server with every tool
 // registered, and the function that closes the root when the server is
-// done with it. The server reports its calls to m, and their spans to
-// tracer unless it is nil.
-func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Logger) (*server.Server, func() error, error) {
+// done with it. The server reports its calls to observer and their spans
+// to tracer, each unless it is nil.
+func build(cfg *config, observer server.Observer, tracer server.Tracer, log zerolog.Logger) (*server.Server, func() error, error) {
 	if len(cfg.roots) == 0 {
 		return nil, nil, fmt.Errorf("--root is required: the folder the tools may work in (or --read-only-root, for one they may only read)")
 	}
@@ -112,7 +112,7 @@ func build(cfg *config, m *metrics.Metrics, tracer server.Tracer, log zerolog.Lo
 		CallsPerSecond:  cfg.callsPerSecond,
 		ToolTimeout:     cfg.toolTimeout,
 		MaxRepeats:      cfg.maxRepeats,
-		Observer:        m,
+		Observer:        observer,
 		Tracer:          tracer,
 		Roots: func(ctx context.Context, paths []string, err error) {
 			if err != nil {
@@ -170,7 +170,8 @@ func instructions(sb *security.Sandbox, readOnly bool, cfg *config) string {
 
 // serve speaks MCP on stdin and stdout until stdin closes or a signal
 // arrives, then lets calls in flight finish; with --http, it serves
-// Streamable HTTP instead (http.go).
+// Streamable HTTP instead (http.go). m is served with --metrics-addr, and
+// is nil without it.
 func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *config, log zerolog.Logger, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := cfg.http.check(); err != nil {
 		fmt.Fprintln(stderr, "toolserver:", err)
