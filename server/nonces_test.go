@@ -32,3 +32,24 @@ func TestDirNoncesAreSpentOnceAcrossStores(t *testing.T) {
 		t.Fatalf("the expired nonce's file is still there: %v", err)
 	}
 }
+
+func TestOnlyThirtyTwoLowerCaseHexDigitsNameANonce(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"0123456789abcdef0123456789abcdef", true},
+		{"ffffffffffffffffffffffffffffffff", true},
+		{"0123456789ABCDEF0123456789abcdef", false},  // upper case
+		{"0123456789abcdef0123456789abcde", false},   // 31
+		{"0123456789abcdef0123456789abcdef0", false}, // 33
+		{"0123456789abcdef0123456789abcdeg", false},
+		{"0123456789abcdef0123456789abcd/.", false},
+		{"0123456789abcdef0123456789abcd\n", false},
+		{"", false},
+	} {
+		if got := isNonceName(tc.name); got != tc.want {
+			t.Errorf("isNonceName(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
