@@ -1,8 +1,8 @@
 package main
 
 import (
+	"io"
 	"testing"
-	"time"
 
 	"github.com/rs/zerolog"
 )
@@ -11,7 +11,10 @@ import (
 // answers: opening the root and registering every tool, which builds and
 // compiles the argument schemas.
 func BenchmarkBuild(b *testing.B) {
-	cfg := &config{roots: []rootFlag{{flag: "--root", given: ".", dir: "."}}, lang: "en", maxMessageBytes: 1 << 20, maxInFlight: 1, toolTimeout: time.Second, maxRepeats: 4}
+	cfg, fs := newConfig("serve", io.Discard) // the defaults, as a start without flags but --root has them
+	if err := fs.Parse([]string{"--root", "."}); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for range b.N {
 		_, closeRoot, err := build(cfg, nil, nil, zerolog.Nop())
