@@ -18,12 +18,14 @@ func benchCall(b *testing.B, e *env, tool, args string) {
 	ctx := context.Background()
 	raw := json.RawMessage(args)
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		res, err := e.srv.CallTool(ctx, tool, raw)
 		if err != nil || res.IsError {
 			b.Fatalf("%s: %v %s", tool, err, text(res))
 		}
 	}
+	cpu.report(b)
 }
 
 func BenchmarkReadFile(b *testing.B) {

@@ -33,6 +33,7 @@ func BenchmarkListFloor(b *testing.B) {
 	dir := b.TempDir()
 	makeManyFiles(b, dir, 1000)
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		des, err := os.ReadDir(dir)
 		if err != nil {
@@ -55,6 +56,7 @@ func BenchmarkListFloor(b *testing.B) {
 			b.Fatal("no text")
 		}
 	}
+	cpu.report(b)
 }
 
 // BenchmarkServeListDirectory measures list_directory of 1,000 files as
@@ -84,6 +86,7 @@ func BenchmarkServeListDirectory(b *testing.B) {
 	}
 	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
 	b.ReportAllocs()
+	cpu := startCPU()
 	id := 0
 	for b.Loop() {
 		id++
@@ -91,7 +94,7 @@ func BenchmarkServeListDirectory(b *testing.B) {
 			b.Fatalf("not a listing: %s", out.short)
 		}
 	}
-	b.StopTimer()
+	cpu.report(b)
 	inW.Close()
 	if err := <-served; err != nil {
 		b.Fatal(err)
