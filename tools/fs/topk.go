@@ -4,68 +4,51 @@ import "slices"
 
 // topK keeps the k smallest of the items it is given one at a time, in
 // memory proportional to k rather than to how many it is given: a
-// listing's page of a folder of any size. The items are held in a heap
-// whose root is the largest kept.
+// listing's page of a folder of any size.
+//
+// It appends what it is given and, each time it holds 2k, sorts and
+// drops all but the k smallest, so that k items cost one sort at the end
+// and n items O(n log k) in all, with one comparison an item and no
+// swaps while it fills. Once it has dropped some, an item not below the
+// largest kept is refused at once. (A heap, kept in order at every item,
+// took twice as long as one sort for a listing that fits in a page.)
 type topK[T any] struct {
 	k     int
 	cmp   func(a, b T) int
 	items []T
+	full  bool // items has been cut to k: items[k-1] bounds what is kept
 }
 
-// newTopK returns a topK that keeps the k smallest items by cmp.
+// newTopK returns a topK that keeps the k smallest items by cmp, which
+// orders them totally: two items compare equal only if they are the same.
 func newTopK[T any](k int, cmp func(a, b T) int) *topK[T] {
 	return &topK[T]{k: k, cmp: cmp}
 }
 
-// add offers x, and reports whether it is kept (for now).
-func (h *topK[T]) add(x T) bool {
-	if h.k <= 0 {
-		return false
+// add offers x.
+func (h *topK[T]) add(x T) {
+	if h.k <= 0 || h.full && h.cmp(x, h.items[h.k-1]) >= 0 {
+		return
 	}
-	if len(h.items) < h.k {
-		h.items = append(h.items, x)
-		h.up(len(h.items) - 1)
-		return true
+	h.items = append(h.items, x)
+	if len(h.items)-h.k >= h.k { // 2k, without overflow
+		h.cut()
 	}
-	if h.cmp(x, h.items[0]) >= 0 {
-		return false
-	}
-	h.items[0] = x
-	h.down(0)
-	return true
 }
 
-// sorted returns the items kept, smallest first.
+// cut sorts the items and keeps the k smallest.
+func (h *topK[T]) cut() {
+	slices.SortFunc(h.items, h.cmp)
+	if len(h.items) > h.k {
+		clear(h.items[h.k:]) // let go of what they point to
+		h.items = h.items[:h.k]
+		h.full = true
+	}
+}
+
+// sorted returns the items kept, smallest first. The topK takes no more
+// items after it.
 func (h *topK[T]) sorted() []T {
-	out := slices.Clone(h.items)
-	slices.SortFunc(out, h.cmp)
-	return out
-}
-
-func (h *topK[T]) up(i int) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if h.cmp(h.items[i], h.items[parent]) <= 0 {
-			return
-		}
-		h.items[i], h.items[parent] = h.items[parent], h.items[i]
-		i = parent
-	}
-}
-
-func (h *topK[T]) down(i int) {
-	for {
-		largest, l, r := i, 2*i+1, 2*i+2
-		if l < len(h.items) && h.cmp(h.items[l], h.items[largest]) > 0 {
-			largest = l
-		}
-		if r < len(h.items) && h.cmp(h.items[r], h.items[largest]) > 0 {
-			largest = r
-		}
-		if largest == i {
-			return
-		}
-		h.items[i], h.items[largest] = h.items[largest], h.items[i]
-		i = largest
-	}
+	h.cut()
+	return h.items
 }
