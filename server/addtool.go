@@ -118,23 +118,40 @@ type ContentProvider interface {
 	Content() []Content
 }
 
+// JSONAppender is implemented by a result type that writes its own JSON
+// for structuredContent, such as a listing of a thousand entries, which
+// reflection would take most of a call to encode. AppendJSON appends to b
+// exactly what encoding/json writes for the value with HTML escaping off
+// (an Encoder after SetEscapeHTML(false), without its newline), or
+// returns the error encoding/json would. What it writes is sent as it is,
+// unchecked: hold it to encoding/json with a test.
+type JSONAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
 // structured returns a successful result carrying o as structuredContent
 // and, for clients that only read text, the same JSON as text (or the
 // blocks o provides, if it is a [ContentProvider]).
 func structured(name string, o any) *CallToolResult {
-	b, err := jsontext.Marshal(o)
+	var b []byte
+	var err error
+	if ja, ok := o.(JSONAppender); ok {
+		b, err = ja.AppendJSON(nil)
+	} else {
+		b, err = jsontext.Marshal(o)
+	}
 	if err != nil {
 		return ErrorResult(fmt.Sprintf("The result of %s could not be encoded as JSON (%s); this is a bug in the tool.",
 			name, trimJSONPrefix(err.Error())))
 	}
 	if cp, ok := o.(ContentProvider); ok {
-		return &CallToolResult{Content: cp.Content(), StructuredContent: json.RawMessage(b)}
+		return &CallToolResult{Content: cp.Content(), StructuredContent: json.RawMessage(b), encoded: true}
 	}
 	// The result and its one text block in one allocation, the text
 	// sharing the JSON's bytes, which nothing writes to after this.
 	r := &textResult{}
 	r.block[0] = TextContent(unsafe.String(unsafe.SliceData(b), len(b)))
-	r.res.Content, r.res.StructuredContent = r.block[:], json.RawMessage(b)
+	r.res.Content, r.res.StructuredContent, r.res.encoded = r.block[:], json.RawMessage(b), true
 	return &r.res
 }
 

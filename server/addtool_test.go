@@ -279,3 +279,47 @@ func TestCoercionsAndInternalErrorsReachTheClientLog(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// appended is a result that writes its own JSON.
+type appended struct {
+	json string
+	err  error
+}
+
+func (a appended) AppendJSON(b []byte) ([]byte, error) { return append(b, a.json...), a.err }
+
+func TestStructuredResultsAreWrittenAsEncoded(t *testing.T) {
+	id := json.RawMessage(`7`)
+	values := []any{
+		anyOut{V: "a<b & \u2028 \xff"},
+		map[string]any{"k": []any{1.5, nil, true, "\n"}},
+		struct {
+			Path string `json:"path"`
+		}{"d/é"},
+	}
+	for _, v := range values {
+		res := structured("t", v)
+		got, err := appendCallResult(nil, id, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := *res
+		checked.encoded = false
+		want, err := appendCallResult(nil, id, &checked)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%T: written as encoded\n%s\nchecked\n%s (%v)", v, got, want, err)
+		}
+	}
+	t.Run("a JSONAppender writes its own", func(t *testing.T) {
+		res := structured("t", appended{json: `{"own":1}`})
+		if raw, _ := res.StructuredContent.(json.RawMessage); string(raw) != `{"own":1}` || !res.encoded {
+			t.Errorf("structuredContent = %s", res.StructuredContent)
+		}
+	})
+	t.Run("and its error is reported as encoding/json's", func(t *testing.T) {
+		res := structured("t", appended{err: errors.New("json: no good")})
+		if !res.IsError || !strings.Contains(res.Content[0].text, "could not be encoded as JSON (no good)") {
+			t.Errorf("got %+v", res)
+		}
+	})
+}

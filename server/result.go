@@ -22,6 +22,11 @@ type CallToolResult struct {
 	IsError bool `json:"isError,omitempty"`
 	// Meta carries details for programs rather than the model.
 	Meta map[string]any `json:"_meta,omitempty"`
+
+	// encoded is set when StructuredContent is a json.RawMessage this
+	// package encoded itself, compact and valid, so that it is written as
+	// it is rather than checked again.
+	encoded bool
 }
 
 // ErrorResult returns a result that reports a failure with text.

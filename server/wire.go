@@ -119,7 +119,9 @@ func appendCallResultEra(b []byte, id json.RawMessage, res *CallToolResult, serv
 	if res.StructuredContent != nil && !res.IsError {
 		b = append(b, `,"structuredContent":`...)
 		var err error
-		if raw, ok := res.StructuredContent.(json.RawMessage); ok {
+		if raw, ok := res.StructuredContent.(json.RawMessage); ok && res.encoded {
+			b = append(b, raw...)
+		} else if ok {
 			b, err = jsontext.AppendRaw(b, raw)
 		} else {
 			b, err = jsontext.Append(b, res.StructuredContent)
