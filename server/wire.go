@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/stdiotools/toolserver/internal/jsontext"
 )
@@ -89,10 +90,17 @@ func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte
 func appendCallResultEra(b []byte, id json.RawMessage, res *CallToolResult, serverInfo []byte) ([]byte, error) {
 	if b == nil {
 		// One allocation for the usual case: text escapes little, and
-		// base64 adds a third.
+		// base64 adds a third. A line break takes two bytes: a short
+		// text of short lines, such as a listing, has more of them than a
+		// sixteenth of its length, and the count costs less than growing
+		// the line (a long text of lines that short is rare).
 		size := 128 + len(id)
 		for _, c := range res.Content {
-			size += len(c.text) + len(c.text)/16 + len(c.data)*4/3 + 64
+			escapes := len(c.text) / 16
+			if len(c.text) <= 64<<10 {
+				escapes = max(escapes, strings.Count(c.text, "\n"))
+			}
+			size += len(c.text) + escapes + len(c.data)*4/3 + 64
 		}
 		if raw, ok := res.StructuredContent.(json.RawMessage); ok {
 			size += len(raw)
