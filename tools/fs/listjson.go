@@ -3,6 +3,7 @@ package fs
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strconv"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 // costs; TestListJSONIsEncodingJSON and FuzzListJSON hold it to
 // encoding/json byte for byte.
 func (r ListDirectoryResult) AppendJSON(b []byte) ([]byte, error) {
+	b = slices.Grow(b, r.jsonSize())
 	b = append(b, `{"path":`...)
 	b = jsontext.AppendString(b, r.Path, false)
 	b = append(b, `,"entries":`...)
@@ -53,6 +55,22 @@ func (r ListDirectoryResult) AppendJSON(b []byte) ([]byte, error) {
 		b = jsontext.AppendString(b, r.Note, false)
 	}
 	return append(b, '}'), nil
+}
+
+// jsonSize returns about how long the result's JSON is, so that it is
+// written into one allocation.
+func (r ListDirectoryResult) jsonSize() int {
+	n := 192 + len(r.Path) + len(r.Note)
+	for _, e := range r.Entries {
+		n += len(`{"name":"","type":"symlink"},`) + len(e.Name)
+		if e.Size != nil {
+			n += len(`,"size":`) + 12
+		}
+		if e.Modified != nil {
+			n += len(`,"modified":"2006-01-02T15:04:05.999999999+07:00"`)
+		}
+	}
+	return n
 }
 
 // appendJSON appends the entry as encoding/json writes it without HTML
