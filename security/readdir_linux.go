@@ -3,6 +3,7 @@
 package security
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io"
 	"io/fs"
@@ -24,6 +25,10 @@ func (f *rootFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	}
 	d := f.dir
 	var out []fs.DirEntry
+	if n > 0 {
+		out = make([]fs.DirEntry, 0, min(n, 1024))
+	}
+	var ents []rootDirent // allocated direntChunk at a time
 	for n <= 0 || len(out) < n {
 		if d.pos >= d.end {
 			if d.eof {
@@ -46,16 +51,17 @@ func (f *rootFile) ReadDir(n int) ([]fs.DirEntry, error) {
 		}
 		d.pos += reclen
 		name := rec[19:reclen]
-		for i, c := range name {
-			if c == 0 {
-				name = name[:i]
-				break
-			}
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
 		}
 		if string(name) == "." || string(name) == ".." {
 			continue
 		}
-		e := &rootDirent{root: f, name: string(name), typ: direntMode(rec[18])}
+		if len(ents) == cap(ents) {
+			ents = make([]rootDirent, 0, direntChunk)
+		}
+		ents = append(ents, rootDirent{root: f, name: string(name), typ: direntMode(rec[18])})
+		e := &ents[len(ents)-1]
 		if rec[18] == 0 { // DT_UNKNOWN: this file system does not say
 			fi, err := e.Info()
 			if err != nil {
@@ -70,6 +76,11 @@ func (f *rootFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	}
 	return out, nil
 }
+
+// direntChunk is how many entries ReadDir allocates at once: one
+// allocation instead of 32, while an entry kept alone (a walk keeps the
+// subdirectories it has still to enter) holds on to a kilobyte at most.
+const direntChunk = 32
 
 // dirReader is the state of reading a directory's records in batches.
 type dirReader struct {
