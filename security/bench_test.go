@@ -1,6 +1,7 @@
 package security
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stdiotools/toolserver/i18n"
@@ -33,6 +34,23 @@ func BenchmarkRootFsStat(b *testing.B) {
 	for b.Loop() {
 		if _, err := tt.fs.Stat("notes/todo.txt"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEscapeName escapes a thousand names as a listing shows them:
+// plain ASCII, with nothing to escape.
+func BenchmarkEscapeName(b *testing.B) {
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = fmt.Sprintf("file%04d.txt", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, n := range names {
+			if _, escaped := EscapeName(n); escaped {
+				b.Fatal(n)
+			}
 		}
 	}
 }

@@ -39,6 +39,10 @@ func escape(s string, mode int) (string, bool) {
 	i := 0
 	for i < len(s) {
 		b := s[i]
+		if b >= 0x20 && b < 0x7F && b != '\\' {
+			i++ // printable ASCII, kept in every mode: most names are only that
+			continue
+		}
 		if b < utf8.RuneSelf {
 			if mustEscapeASCII(b, mode) {
 				break

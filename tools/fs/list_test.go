@@ -89,7 +89,7 @@ func TestListDirectoryCapsTheEntries(t *testing.T) {
 		if len(got.Entries) != 3 || got.Total != 5 || got.Files != 5 || !got.Truncated {
 			t.Errorf("got %+v", got)
 		}
-		cursor := encodeListCursor(listItem{name: "f2"}, "name")
+		cursor := encodeListCursor(ListEntry{Name: "f2"}, "name")
 		wantContains(t, text(res), "f0\nf1\nf2\n", "Showing entries 1 to 3 of 5 (sorted by name); 2 more: call list_directory again with cursor="+cursor+" (and the same sort)")
 		// The note's cursor gets the rest, and so does an offset.
 		res = e.ok(t, "list_directory", `{"path":"many","cursor":"`+cursor+`"}`)
