@@ -129,8 +129,8 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	if err != nil {
 		return ListDirectoryResult{}, err
 	}
-	order := listOrder(in.Sort)
-	var after *listItem // the last entry of the page before, from the cursor
+	order := entryOrder(in.Sort)
+	var after *ListEntry // the last entry of the page before, from the cursor
 	if in.Cursor != "" {
 		if in.Offset > 0 {
 			return ListDirectoryResult{}, errors.New("give cursor or offset, not both: the cursor already says where the page starts")
@@ -142,47 +142,53 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 		after = &e
 	}
 	// One pass over the directory, holding only the page: the counts of
-	// every entry, and the entries of the page by a bounded buffer. A
-	// page after a cursor costs memory in proportion to the page; one
-	// after an offset, to the offset and the page. Entry types come from
-	// the directory itself; only sizes and times need a stat an entry.
+	// every entry, and the entries of the page (see topK). A page after a
+	// cursor costs memory in proportion to the page; one after an offset,
+	// to the offset and the page. Entry types come from the directory
+	// itself: only sizes and times need a stat an entry.
 	page := t.lim.MaxListEntries
 	keep := newTopK(min(in.Offset, math.MaxInt-page)+page, order) // never overflows
+	if in.Sort == "name" {
+		keep.sort = sortByName
+	}
 	res := ListDirectoryResult{Path: rel, rootOfSeveral: t.sb.Multi() && t.sb.IsRoot(rel)}
-	wantSize, wantTime := in.Sizes || in.Sort == "size", in.Sort == "modified"
+	needInfo := in.Sizes || in.Sort != "name"
 	var total int64
 	before := 0 // entries at or before the cursor
 	err = t.streamDir(ctx, rel, func(d fs.DirEntry) error {
-		it := listItem{name: d.Name(), kind: kindOf(d.Type())}
-		if wantSize || wantTime {
-			it.info = &listInfo{size: -1}
+		e := ListEntry{Name: d.Name(), Type: entryType(d.Type())}
+		if needInfo {
 			if fi, err := d.Info(); err == nil {
-				it.kind = kindOf(fi.Mode())
-				if it.kind == kindFile && wantSize {
-					it.info.size = fi.Size()
+				e.Type = entryType(fi.Mode())
+				if e.Type == typeFile && (in.Sizes || in.Sort == "size") {
+					size := fi.Size()
+					e.Size = &size
 				}
-				if wantTime {
-					it.info.modified, it.info.dated = fi.ModTime(), true
+				if in.Sort == "modified" {
+					mt := fi.ModTime()
+					e.Modified = &mt
 				}
 			}
 		}
 		res.Total++
-		switch it.kind {
-		case kindFile:
+		switch e.Type {
+		case typeFile:
 			res.Files++
-			total += max(it.size(), 0)
-		case kindDir:
+			if e.Size != nil {
+				total += *e.Size
+			}
+		case typeDir:
 			res.Dirs++
-		case kindSymlink:
+		case typeSymlink:
 			res.Symlinks++
 		default:
 			res.Other++
 		}
-		if after != nil && order(it, *after) <= 0 {
+		if after != nil && order(e, *after) <= 0 {
 			before++
 			return nil
 		}
-		keep.add(it)
+		keep.add(e)
 		return nil
 	})
 	if err != nil {
@@ -192,14 +198,26 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	start := before + min(in.Offset, len(all))
 	shown := all[min(in.Offset, len(all)):]
 	shown = shown[:min(len(shown), page)]
+	var last ListEntry // the cursor's entry, with the size it was sorted by
+	if len(shown) > 0 {
+		last = shown[len(shown)-1]
+	}
+	if !in.Sizes {
+		for i := range shown {
+			shown[i].Size = nil
+		}
+	}
 	if in.Sizes {
 		res.Bytes = &total
 	}
-	res.Entries = listEntries(shown, in.Sizes)
+	res.Entries = shown
+	if res.Entries == nil {
+		res.Entries = []ListEntry{} // [], not null
+	}
 	if rest := res.Total - start - len(shown); rest > 0 {
 		res.Truncated = true
 		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s); %d more: call list_directory again with cursor=%s (and the same sort), or narrow with search_files.",
-			start+1, start+len(shown), res.Total, in.Sort, rest, encodeListCursor(shown[len(shown)-1], in.Sort))
+			start+1, start+len(shown), res.Total, in.Sort, rest, encodeListCursor(last, in.Sort))
 	} else if start >= res.Total && start > 0 {
 		res.Note = fmt.Sprintf("offset %d is past the last of the %d entries; nothing more to show.", in.Offset, res.Total)
 	} else if start > 0 {
@@ -208,159 +226,86 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	return res, nil
 }
 
-// listItem is an entry while a listing reads and sorts it: a third the
-// size of a ListEntry, which is built only for the entries shown, so that
-// sorting moves less.
-type listItem struct {
-	name string
-	info *listInfo // what a stat said, when sizes or times are wanted
-	kind entryKind
-}
-
-// listInfo is what a listing keeps of an entry's stat.
-type listInfo struct {
-	size     int64     // a file's size, when shown or sorted by; -1 otherwise
-	modified time.Time // when sorted by it
-	dated    bool      // modified is known
-}
-
-// size returns the size the item is sorted by, -1 for none.
-func (it listItem) size() int64 {
-	if it.info == nil {
-		return -1
-	}
-	return it.info.size
-}
-
-// modified returns the time the item is sorted by, the zero time for
-// none.
-func (it listItem) modified() time.Time {
-	if it.info == nil || !it.info.dated {
-		return time.Time{}
-	}
-	return it.info.modified
-}
-
-// entryKind is an entry's type as a listing holds it.
-type entryKind uint8
-
-const (
-	kindFile entryKind = iota
-	kindDir
-	kindSymlink
-	kindOther
-)
-
-// kindNames are the types entryType reports, by kind.
-var kindNames = [...]string{kindFile: typeFile, kindDir: typeDir, kindSymlink: typeSymlink, kindOther: typeOther}
-
-// kindOf returns the kind of an entry of type mode, as entryType names it.
-func kindOf(mode fs.FileMode) entryKind {
-	switch {
-	case mode.IsRegular():
-		return kindFile
-	case mode.IsDir():
-		return kindDir
-	case mode&fs.ModeSymlink != 0:
-		return kindSymlink
-	}
-	return kindOther
-}
-
-// listEntries returns the entries of the items shown, with their sizes
-// when sizes is set and their times when they were sorted by them. The
-// sizes and times each share one array.
-func listEntries(items []listItem, sizes bool) []ListEntry {
-	entries := make([]ListEntry, len(items))
-	var sizeOf []int64
-	var timeOf []time.Time
-	for i, it := range items {
-		entries[i] = ListEntry{Name: it.name, Type: kindNames[it.kind]}
-		if it.info == nil {
-			continue
-		}
-		if sizes && it.info.size >= 0 {
-			if sizeOf == nil {
-				sizeOf = make([]int64, 0, len(items)-i)
-			}
-			sizeOf = append(sizeOf, it.info.size)
-			entries[i].Size = &sizeOf[len(sizeOf)-1]
-		}
-		if it.info.dated {
-			if timeOf == nil {
-				timeOf = make([]time.Time, 0, len(items)-i)
-			}
-			timeOf = append(timeOf, it.info.modified)
-			entries[i].Modified = &timeOf[len(timeOf)-1]
-		}
-	}
-	return entries
-}
-
-// listOrder returns the order of a listing: by name, by size (largest
+// entryOrder returns the order of a listing: by name, by size (largest
 // first) or by modification time (newest first), ties by name.
-func listOrder(by string) func(a, b listItem) int {
+func entryOrder(by string) func(a, b ListEntry) int {
+	byName := func(a, b ListEntry) int { return strings.Compare(a.Name, b.Name) }
+	size := func(e ListEntry) int64 {
+		if e.Size == nil {
+			return -1
+		}
+		return *e.Size
+	}
+	modified := func(e ListEntry) time.Time {
+		if e.Modified == nil {
+			return time.Time{}
+		}
+		return *e.Modified
+	}
 	switch by {
 	case "size":
-		return func(a, b listItem) int {
-			return cmp.Or(cmp.Compare(b.size(), a.size()), strings.Compare(a.name, b.name))
-		}
+		return func(a, b ListEntry) int { return cmp.Or(cmp.Compare(size(b), size(a)), byName(a, b)) }
 	case "modified":
-		return func(a, b listItem) int {
-			return cmp.Or(b.modified().Compare(a.modified()), strings.Compare(a.name, b.name))
-		}
+		return func(a, b ListEntry) int { return cmp.Or(modified(b).Compare(modified(a)), byName(a, b)) }
 	}
-	return func(a, b listItem) int { return strings.Compare(a.name, b.name) }
+	return byName
 }
 
 // encodeListCursor returns the cursor of a listing's next page: the sort
 // key of the last entry shown, opaque to the model (base64url, which the
 // ident class of the argument takes).
-func encodeListCursor(it listItem, by string) string {
+func encodeListCursor(e ListEntry, by string) string {
 	key := ""
 	switch by {
 	case "size":
-		key = strconv.FormatInt(it.size(), 10)
+		if e.Size != nil {
+			key = strconv.FormatInt(*e.Size, 10)
+		} else {
+			key = "-1"
+		}
 	case "modified":
-		if it.info != nil && it.info.dated {
+		if e.Modified != nil {
 			// Seconds and nanoseconds: UnixNano cannot hold a time before
 			// 1678 or after 2262.
-			key = strconv.FormatInt(it.info.modified.Unix(), 10) + "." + strconv.Itoa(it.info.modified.Nanosecond())
+			key = strconv.FormatInt(e.Modified.Unix(), 10) + "." + strconv.Itoa(e.Modified.Nanosecond())
 		}
 	}
-	return base64.RawURLEncoding.EncodeToString([]byte(by + "/" + key + "/" + it.name))
+	return base64.RawURLEncoding.EncodeToString([]byte(by + "/" + key + "/" + e.Name))
 }
 
 // decodeListCursor reads a cursor back into the entry it stands for; a
 // name cannot hold "/", so the key and the name part cleanly.
-func decodeListCursor(c, by string) (listItem, bool) {
+func decodeListCursor(c, by string) (ListEntry, bool) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil {
-		return listItem{}, false
+		return ListEntry{}, false
 	}
 	sortBy, rest, ok1 := strings.Cut(string(b), "/")
 	key, name, ok2 := strings.Cut(rest, "/")
 	if !ok1 || !ok2 || sortBy != by || name == "" {
-		return listItem{}, false
+		return ListEntry{}, false
 	}
-	it := listItem{name: name, info: &listInfo{size: -1}}
+	e := ListEntry{Name: name}
 	switch by {
 	case "size":
 		n, err := strconv.ParseInt(key, 10, 64)
 		if err != nil {
-			return listItem{}, false
+			return ListEntry{}, false
 		}
-		it.info.size = max(n, -1)
+		if n >= 0 {
+			e.Size = &n
+		}
 	case "modified":
 		if key != "" {
 			secs, nsecs, ok := strings.Cut(key, ".")
 			sec, err1 := strconv.ParseInt(secs, 10, 64)
 			nsec, err2 := strconv.ParseInt(nsecs, 10, 64)
 			if !ok || err1 != nil || err2 != nil || nsec < 0 || nsec >= 1e9 {
-				return listItem{}, false
+				return ListEntry{}, false
 			}
-			it.info.modified, it.info.dated = time.Unix(sec, nsec), true
+			mt := time.Unix(sec, nsec)
+			e.Modified = &mt
 		}
 	}
-	return it, true
+	return e, true
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +21,30 @@ func TestTopKKeepsTheSmallestInOrder(t *testing.T) {
 			slices.Sort(all)
 			want := all[:min(k, n)]
 			if got := h.sorted(); !slices.Equal(got, want) {
+				t.Fatalf("k=%d n=%d: got %v, want %v", k, n, got, want)
+			}
+		}
+	}
+}
+
+func TestTopKSortsWithItsOwnSort(t *testing.T) {
+	byName := func(a, b ListEntry) int { return strings.Compare(a.Name, b.Name) }
+	for _, k := range []int{1, 3, 100, 1000} {
+		for _, n := range []int{0, 5, 250, 3000} {
+			h := newTopK(k, byName)
+			h.sort = sortByName
+			var all []string
+			for i := range n {
+				name := strconv.Itoa((i * 7919) % n) // distinct
+				all = append(all, name)
+				h.add(ListEntry{Name: name})
+			}
+			slices.Sort(all)
+			var got []string
+			for _, e := range h.sorted() {
+				got = append(got, e.Name)
+			}
+			if want := all[:min(k, n)]; !slices.Equal(got, want) {
 				t.Fatalf("k=%d n=%d: got %v, want %v", k, n, got, want)
 			}
 		}
