@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"sync"
 	"syscall"
 )
 
@@ -21,7 +22,7 @@ import (
 // DirEntry.Info, which goes through the root like every other lookup.
 func (f *rootFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	if f.dir == nil {
-		f.dir = &dirReader{buf: make([]byte, 16<<10)}
+		f.dir = &dirReader{buf: direntBufs.Get().(*[dirBufSize]byte)}
 	}
 	d := f.dir
 	var out []fs.DirEntry
@@ -84,9 +85,25 @@ const direntChunk = 32
 
 // dirReader is the state of reading a directory's records in batches.
 type dirReader struct {
-	buf      []byte
+	buf      *[dirBufSize]byte // from direntBufs, until the file is closed
 	pos, end int
 	eof      bool
+}
+
+// dirBufSize is the size of the buffer a directory's records are read
+// into: about 500 records of short names a read.
+const dirBufSize = 16 << 10
+
+// direntBufs holds the buffers of directories closed, for the next ones
+// read: a walk reads hundreds.
+var direntBufs = sync.Pool{New: func() any { return new([dirBufSize]byte) }}
+
+// release gives the buffer back, once the file is closed.
+func (d *dirReader) release() {
+	if d != nil && d.buf != nil {
+		direntBufs.Put(d.buf)
+		d.buf = nil
+	}
 }
 
 // fill reads the next batch of records.
@@ -99,7 +116,7 @@ func (d *dirReader) fill(f *rootFile) error {
 	var rerr error
 	if err := rc.Control(func(fd uintptr) {
 		for {
-			n, rerr = syscall.ReadDirent(int(fd), d.buf)
+			n, rerr = syscall.ReadDirent(int(fd), d.buf[:])
 			if rerr != syscall.EINTR {
 				return
 			}

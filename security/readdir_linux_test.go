@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/afero"
 )
 
 func TestReadDirGivesEveryEntryOnceWithItsType(t *testing.T) {
@@ -76,5 +78,67 @@ func TestReadDirGivesEveryEntryOnceWithItsType(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A directory closed twice gives its buffer back once: two directories
+// read side by side afterwards never share one.
+func TestReadDirBuffersAreNeverShared(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 600 { // more than one read of the buffer
+			if err := os.WriteFile(filepath.Join(dir, d, fmt.Sprintf("%s%03d-%s", d, i, strings.Repeat(d, 20))), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rfs, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rfs.Close()
+	f, err := rfs.Open("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.(fs.ReadDirFile).ReadDir(1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	f.Close()
+	a, _ := rfs.Open("a")
+	b, _ := rfs.Open("b")
+	defer a.Close()
+	defer b.Close()
+	seen := map[string]int{}
+	for done := 0; done < 2; {
+		done = 0
+		for _, f := range []afero.File{a, b} {
+			des, err := f.(fs.ReadDirFile).ReadDir(50)
+			if errors.Is(err, io.EOF) {
+				done++
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, de := range des {
+				if de.Name()[0] != f.Name()[0] {
+					t.Fatalf("%s lists %q", f.Name(), de.Name())
+				}
+				seen[de.Name()]++
+			}
+		}
+	}
+	if len(seen) != 1200 {
+		t.Errorf("%d names seen, want 1200", len(seen))
+	}
+	for name, n := range seen {
+		if n != 1 {
+			t.Errorf("%q seen %d times", name, n)
+		}
 	}
 }

@@ -7,6 +7,9 @@ import "io/fs"
 // dirReader is unused outside Linux.
 type dirReader struct{}
 
+// release does nothing.
+func (*dirReader) release() {}
+
 // ReadDir describes up to n entries of the directory; it makes rootFile
 // an fs.ReadDirFile.
 func (f *rootFile) ReadDir(n int) ([]fs.DirEntry, error) {

@@ -31,7 +31,11 @@ func (f *rootFile) err(err error) error {
 func (f *rootFile) Name() string { return f.name }
 
 // Close closes the file.
-func (f *rootFile) Close() error { return f.err(f.f.Close()) }
+func (f *rootFile) Close() error {
+	f.dir.release()
+	f.dir = nil
+	return f.err(f.f.Close())
+}
 
 // Read reads up to len(p) bytes.
 func (f *rootFile) Read(p []byte) (int, error) {
