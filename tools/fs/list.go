@@ -55,7 +55,7 @@ type ListDirectoryResult struct {
 // the totals.
 func (r ListDirectoryResult) Content() []server.Content {
 	var sb strings.Builder
-	sb.Grow(len(r.Entries) * 24)
+	sb.Grow(r.textSize())
 	marked := false
 	for _, e := range r.Entries {
 		name, escaped := displayName(e.Name)
@@ -110,6 +110,22 @@ func (r ListDirectoryResult) Content() []server.Content {
 		sb.WriteString(escapedNote + "\n")
 	}
 	return []server.Content{server.TextContent(sb.String())}
+}
+
+// textSize returns about how long the result's text is, escapes aside,
+// so that it is written into one allocation.
+func (r ListDirectoryResult) textSize() int {
+	n := 256 + len(r.Path) + len(r.Note)
+	for _, e := range r.Entries {
+		n += len(e.Name) + len("/\n")
+		if e.Size != nil {
+			n += len("  ") + 12
+		}
+		if e.Modified != nil {
+			n += len("  2006-01-02 15:04:05Z")
+		}
+	}
+	return n
 }
 
 func (t *toolset) addListDirectory(s *server.Server) error {
