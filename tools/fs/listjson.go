@@ -79,7 +79,12 @@ func (e ListEntry) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"name":`...)
 	b = jsontext.AppendString(b, e.Name, false)
 	b = append(b, `,"type":`...)
-	b = jsontext.AppendString(b, e.Type, false)
+	switch e.Type {
+	case typeFile, typeDir, typeSymlink, typeOther: // nothing to escape
+		b = append(append(append(b, '"'), e.Type...), '"')
+	default:
+		b = jsontext.AppendString(b, e.Type, false)
+	}
 	if e.Size != nil {
 		b = append(b, `,"size":`...)
 		b = strconv.AppendInt(b, *e.Size, 10)
