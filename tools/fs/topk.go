@@ -10,8 +10,8 @@ import "slices"
 // drops all but the k smallest, so that k items cost one sort at the end
 // and n items O(n log k) in all. Once it has dropped some, an item not
 // below the largest kept is refused at once, with one comparison. (A
-// heap, kept in order at every item, took twice as long as one sort for
-// a listing that fits in a page.)
+// heap kept in order at every item cost several comparisons and swaps an
+// item, and a sort at the end all the same.)
 type topK[T any] struct {
 	k     int
 	cmp   func(a, b T) int
