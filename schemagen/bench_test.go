@@ -2,6 +2,8 @@ package schemagen
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +59,41 @@ func BenchmarkNew(b *testing.B) {
 		if _, err := For[editIn](); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// writeIn has the arguments of a tool that writes a file.
+type writeIn struct {
+	Path    string `json:"path" chars:"path" minLength:"1" description:"The file."`
+	Content string `json:"content" chars:"text" description:"The new text of the file."`
+	DryRun  bool   `json:"dry_run,omitempty" description:"Only say what would be done."`
+}
+
+// BenchmarkDecodeLargeString checks and decodes the arguments of a file
+// write whose content is 1 MiB or 8 MiB of source code, as a client
+// encodes them (tabs, line breaks and quotes escaped). SetBytes is the
+// size of the arguments, so MB/s is the speed of argument checking.
+func BenchmarkDecodeLargeString(b *testing.B) {
+	const unit = "\tif err := run(ctx, \"write\", path); err != nil { // naïve retry\n\t\treturn fmt.Errorf(\"writing %s: %w\", path, err)\n\t}\n"
+	s := mustSchema[writeIn](b)
+	for _, size := range []int{1 << 20, 8 << 20} {
+		content := strings.Repeat(unit, size/len(unit)+1)[:size]
+		args, err := json.Marshal(writeIn{Path: "src/big.go", Content: content})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) {
+			b.SetBytes(int64(len(args)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var in writeIn
+				if _, err := s.Decode(args, &in); err != nil {
+					b.Fatal(err)
+				}
+				if len(in.Content) != size {
+					b.Fatal("content lost")
+				}
+			}
+		})
 	}
 }

@@ -230,3 +230,46 @@ func BenchmarkCheck(b *testing.B) {
 		})
 	}
 }
+
+// largeTexts are 8 MiB strings of three kinds, for the benchmarks of
+// checking large arguments: source code (short lines, tabs, a few
+// characters beyond ASCII), plain ASCII prose, and Chinese prose.
+func largeTexts() map[string]string {
+	const size = 8 << 20
+	fill := func(unit string) string {
+		s := strings.Repeat(unit, size/len(unit)+1)
+		n := size
+		for !utf8.RuneStart(s[n]) {
+			n-- // cut at the start of a character
+		}
+		return s[:n]
+	}
+	return map[string]string{
+		"source": fill("\tif err := run(ctx, \"write\", path); err != nil { // naïve retry\n\t\treturn fmt.Errorf(\"writing %s: %w\", path, err)\n\t}\n"),
+		"ascii":  fill("The quick brown fox jumps over the lazy dog. "),
+		"cjk":    fill("敏捷的棕色狐狸跳过了懒狗。"),
+	}
+}
+
+// BenchmarkCheckLarge checks 8 MiB strings against the classes that long
+// arguments have: text (file contents) and path.
+func BenchmarkCheckLarge(b *testing.B) {
+	texts := largeTexts()
+	for _, c := range []CharClass{ClassText, ClassPath} {
+		for _, kind := range []string{"source", "ascii", "cjk"} {
+			s := texts[kind]
+			if c == ClassPath {
+				s = strings.NewReplacer("\n", " ", "\t", " ", `\`, "/").Replace(s)
+			}
+			b.Run(string(c)+"/"+kind, func(b *testing.B) {
+				if _, _, ok := c.Check(s); !ok {
+					b.Fatal("refused")
+				}
+				b.SetBytes(int64(len(s)))
+				for b.Loop() {
+					c.Check(s)
+				}
+			})
+		}
+	}
+}
