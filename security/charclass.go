@@ -190,10 +190,21 @@ func (c CharClass) Check(s string) (bad rune, index int, ok bool) {
 		}
 		return 0, 0, true
 	case ClassPath, ClassGlob, ClassText:
+		// Most strings pass: say so fast, and look for the first
+		// refused character only in a string that has one.
+		if printable(s, c == ClassText) {
+			return 0, 0, true
+		}
+		return c.firstRefused(s)
 	default:
 		r, _ := utf8.DecodeRuneInString(s)
 		return r, 0, false
 	}
+}
+
+// firstRefused is Check for the classes of printable characters (path,
+// glob, text), one character at a time.
+func (c CharClass) firstRefused(s string) (bad rune, index int, ok bool) {
 	text := c == ClassText
 	for i := 0; i < len(s); {
 		b := s[i]
