@@ -12,6 +12,12 @@
 // to that byte for byte. Code that writes JSON without HTML escaping calls
 // these, rather than setting up an Encoder of its own or undoing
 // json.Marshal's escapes afterwards.
+//
+// It also reads JSON as encoding/json does where encoding/json is slow,
+// on long strings such as the content of a file written through a tool:
+// [Valid] says what json.Valid says, [StringEnd] finds where a string
+// ends, and [DecodeObject] decodes an object as a json.Decoder with
+// UseNumber does.
 package jsontext
 
 import (
@@ -148,28 +154,15 @@ func AppendRaw(b []byte, raw []byte) ([]byte, error) {
 }
 
 // compact reports whether valid JSON text has no whitespace outside its
-// strings. It jumps from quote to quote, so a long string costs a search
-// for its closing quote.
+// strings. It jumps over each string with StringEnd, so a long string
+// costs a search for its closing quote.
 func compact(raw []byte) bool {
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case ' ', '\t', '\n', '\r':
 			return false
 		case '"':
-			for {
-				j := bytes.IndexByte(raw[i+1:], '"')
-				if j < 0 {
-					return false // not valid JSON; json.Compact will say why
-				}
-				i += 1 + j
-				k := i // the closing quote is the one after an even run of backslashes
-				for raw[k-1] == '\\' {
-					k--
-				}
-				if (i-k)%2 == 0 {
-					break
-				}
-			}
+			i = StringEnd(raw, i) - 1
 		}
 	}
 	return true

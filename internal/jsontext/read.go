@@ -1,0 +1,464 @@
+package jsontext
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/stdiotools/toolserver/internal/swar"
+)
+
+// This file reads JSON text as encoding/json reads it, for the one kind
+// of text where encoding/json is slow: long strings, such as the content
+// of a file written through a tool. encoding/json looks at every byte of
+// a string through its scanner's state machine, once to find where a
+// value ends and again to decode it, and copies the text in between;
+// here a string is crossed eight bytes at a time (package swar), and
+// decoded straight into its final form.
+//
+// The answers are encoding/json's on every input, which differential
+// fuzz targets check. Where encoding/json would fail, these functions
+// only say no; the caller asks encoding/json for the reason.
+
+// maxDepth is how deeply encoding/json lets arrays and objects nest.
+const maxDepth = 10000
+
+// Valid reports whether data is one JSON value with optional whitespace
+// around it, exactly as [json.Valid] does (which, like it, lets bytes
+// that are not UTF-8 through inside strings).
+func Valid(data []byte) bool {
+	i, ok := skipValue(data, skipSpace(data, 0), 0)
+	return ok && skipSpace(data, i) == len(data)
+}
+
+// StringEnd returns the index just past the closing quote of the string
+// whose opening quote is data[i], in valid JSON text, or len(data) if
+// there is none. It jumps from quote to quote (bytes.IndexByte), and the
+// closing quote is the first after an even run of backslashes.
+func StringEnd(data []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return len(data)
+		}
+		j += k
+		run := 0
+		for data[j-1-run] == '\\' { // stops at data[i], a quote at worst
+			run++
+		}
+		j++
+		if run%2 == 0 {
+			return j
+		}
+	}
+}
+
+// DecodeObject decodes data, one JSON object with optional whitespace
+// around it, into what a [json.Decoder] with UseNumber decodes it into as
+// an any: a map[string]any whose values are such maps, []any, strings,
+// [json.Number], bools and nil. ok is false when data is anything else,
+// when it is not valid UTF-8, when an object repeats a key (which
+// encoding/json would decode as the last value), or when it nests more
+// deeply than encoding/json allows.
+//
+// A string is decoded straight into its own memory, sized to fit: the
+// value shares no bytes with data.
+func DecodeObject(data []byte) (obj map[string]any, ok bool) {
+	if !utf8.Valid(data) {
+		return nil, false
+	}
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return nil, false
+	}
+	d := decoder{data: data}
+	v, i, ok := d.value(i, 0)
+	if !ok || skipSpace(data, i) != len(data) {
+		return nil, false
+	}
+	return v.(map[string]any), true
+}
+
+// skipSpace returns the index of the first byte from i on that is not
+// JSON whitespace.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value that starts at
+// data[i], nested depth deep, and whether it is valid.
+func skipValue(data []byte, i, depth int) (int, bool) {
+	if i >= len(data) {
+		return i, false
+	}
+	switch c := data[i]; c {
+	case '"':
+		end, _, ok := scanString(data, i+1)
+		return end + 1, ok
+	case '{', '[':
+		if depth++; depth > maxDepth {
+			return i, false
+		}
+		closing := byte('}')
+		if c == '[' {
+			closing = ']'
+		}
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == closing {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if closing == '}' {
+				if i >= len(data) || data[i] != '"' {
+					return i, false
+				}
+				if i, ok = skipValue(data, i, depth); !ok {
+					return i, false
+				}
+				if i = skipSpace(data, i); i >= len(data) || data[i] != ':' {
+					return i, false
+				}
+				i = skipSpace(data, i+1)
+			}
+			if i, ok = skipValue(data, i, depth); !ok {
+				return i, false
+			}
+			if i = skipSpace(data, i); i >= len(data) {
+				return i, false
+			}
+			switch data[i] {
+			case ',':
+				i = skipSpace(data, i+1)
+			case closing:
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case 't':
+		return literal(data, i, "true")
+	case 'f':
+		return literal(data, i, "false")
+	case 'n':
+		return literal(data, i, "null")
+	default:
+		end := numberEnd(data, i)
+		return end, end > i
+	}
+}
+
+// literal returns the index past word, and whether data holds it at i.
+func literal(data []byte, i int, word string) (int, bool) {
+	if len(data)-i < len(word) || string(data[i:i+len(word)]) != word {
+		return i, false
+	}
+	return i + len(word), true
+}
+
+// numberEnd returns the index past the JSON number that starts at
+// data[i], or i if none does: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func numberEnd(data []byte, i int) int {
+	start := i
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		i = digitsEnd(data, i+1)
+	default:
+		return start
+	}
+	if i < len(data) && data[i] == '.' {
+		j := digitsEnd(data, i+1)
+		if j == i+1 {
+			return start
+		}
+		i = j
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := digitsEnd(data, i)
+		if j == i {
+			return start
+		}
+		i = j
+	}
+	return i
+}
+
+// digitsEnd returns the index of the first byte from i on that is not a
+// decimal digit.
+func digitsEnd(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// scanString finds the closing quote of the JSON string whose text starts
+// at data[i], just past its opening quote. It returns the quote's index,
+// the length of the string once decoded (bytes that are not UTF-8 counted
+// as they are) and whether the string is valid: no control characters,
+// every escape well formed.
+func scanString(data []byte, i int) (end, size int, ok bool) {
+	start := i
+	saved := 0 // bytes the escapes so far take beyond what they decode to
+	for {
+		// Eight bytes at a time up to a quote, a backslash or a control.
+		for i+8 <= len(data) {
+			w := swar.Load(data, i)
+			if m := swar.HasByte(w, '"') | swar.HasByte(w, '\\') | swar.HasBelow(w, 0x20); m != 0 {
+				i += swar.First(m)
+				break
+			}
+			i += 8
+		}
+		for i < len(data) && data[i] != '"' && data[i] != '\\' && data[i] >= 0x20 {
+			i++
+		}
+		switch {
+		case i == len(data) || data[i] < 0x20:
+			return i, 0, false
+		case data[i] == '"':
+			return i, i - start - saved, true
+		case i+1 < len(data) && shortEscapes[data[i+1]] != 0:
+			saved++
+			i += 2
+			continue
+		}
+		r, n := unescape(data, i)
+		if n == 0 {
+			return i, 0, false
+		}
+		saved += n - utf8.RuneLen(r)
+		i += n
+	}
+}
+
+// shortEscapes maps the letter after a backslash to the byte the escape
+// stands for, for the escapes of two bytes, and every other byte to 0.
+var shortEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// unescape decodes the escape that starts with the backslash at data[i]
+// as encoding/json does, and returns what it stands for and its length
+// in data: 0 when it is not valid. A \u escape of half a surrogate pair
+// takes the other half with it when that follows; a half without its
+// other is U+FFFD.
+func unescape(data []byte, i int) (r rune, n int) {
+	if i+1 >= len(data) {
+		return 0, 0
+	}
+	switch c := data[i+1]; c {
+	case '"', '\\', '/':
+		return rune(c), 2
+	case 'b':
+		return '\b', 2
+	case 'f':
+		return '\f', 2
+	case 'n':
+		return '\n', 2
+	case 'r':
+		return '\r', 2
+	case 't':
+		return '\t', 2
+	case 'u':
+		r = hex4(data, i+2)
+		if r < 0 {
+			return 0, 0
+		}
+		if !utf16.IsSurrogate(r) {
+			return r, 6
+		}
+		if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+			if pair := utf16.DecodeRune(r, hex4(data, i+8)); pair != utf8.RuneError {
+				return pair, 12
+			}
+		}
+		return utf8.RuneError, 6
+	}
+	return 0, 0
+}
+
+// hex4 returns the value of the four hexadecimal digits at data[i], or -1.
+func hex4(data []byte, i int) rune {
+	if len(data)-i < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// decoder builds the values of DecodeObject.
+type decoder struct {
+	data []byte
+}
+
+// value decodes the value at data[i], nested depth deep, and returns it
+// with the index just past it.
+func (d *decoder) value(i, depth int) (any, int, bool) {
+	data := d.data
+	if i >= len(data) {
+		return nil, i, false
+	}
+	switch data[i] {
+	case '"':
+		return d.str(i)
+	case '{':
+		if depth++; depth > maxDepth {
+			return nil, i, false
+		}
+		obj := make(map[string]any)
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == '}' {
+			return obj, i + 1, true
+		}
+		for {
+			if i >= len(data) || data[i] != '"' {
+				return nil, i, false
+			}
+			k, j, ok := d.str(i)
+			if !ok {
+				return nil, j, false
+			}
+			if i = skipSpace(data, j); i >= len(data) || data[i] != ':' {
+				return nil, i, false
+			}
+			var v any
+			if v, i, ok = d.value(skipSpace(data, i+1), depth); !ok {
+				return nil, i, false
+			}
+			key := k.(string)
+			if _, dup := obj[key]; dup {
+				return nil, i, false
+			}
+			obj[key] = v
+			if i = skipSpace(data, i); i >= len(data) {
+				return nil, i, false
+			}
+			switch data[i] {
+			case ',':
+				i = skipSpace(data, i+1)
+			case '}':
+				return obj, i + 1, true
+			default:
+				return nil, i, false
+			}
+		}
+	case '[':
+		if depth++; depth > maxDepth {
+			return nil, i, false
+		}
+		arr := []any{} // encoding/json gives an empty array, not nil
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == ']' {
+			return arr, i + 1, true
+		}
+		for {
+			v, j, ok := d.value(i, depth)
+			if !ok {
+				return nil, j, false
+			}
+			arr = append(arr, v)
+			if i = skipSpace(data, j); i >= len(data) {
+				return nil, i, false
+			}
+			switch data[i] {
+			case ',':
+				i = skipSpace(data, i+1)
+			case ']':
+				return arr, i + 1, true
+			default:
+				return nil, i, false
+			}
+		}
+	case 't':
+		j, ok := literal(data, i, "true")
+		return true, j, ok
+	case 'f':
+		j, ok := literal(data, i, "false")
+		return false, j, ok
+	case 'n':
+		j, ok := literal(data, i, "null")
+		return nil, j, ok
+	default:
+		j := numberEnd(data, i)
+		return json.Number(data[i:j]), j, j > i
+	}
+}
+
+// str decodes the string whose opening quote is data[i] into memory of
+// its own, as long as the decoded string (and eight bytes), in one pass
+// to find its end and its length and, when it has escapes, one to decode
+// them.
+func (d *decoder) str(i int) (any, int, bool) {
+	data := d.data
+	end, size, ok := scanString(data, i+1)
+	if !ok {
+		return nil, end, false
+	}
+	text := data[i+1 : end]
+	if size == len(text) {
+		return string(text), end + 1, true // no escapes
+	}
+	// Eight bytes at a time are copied up to a backslash, and the bytes
+	// copied past it are overwritten by what follows: buf has room for
+	// eight bytes past the end.
+	buf := make([]byte, size+8)
+	w := 0
+	for r := 0; r < len(text); {
+		if r+8 <= len(text) {
+			x := swar.Load(text, r)
+			binary.LittleEndian.PutUint64(buf[w:], x)
+			m := swar.HasByte(x, '\\')
+			if m == 0 {
+				r += 8
+				w += 8
+				continue
+			}
+			k := swar.First(m)
+			r += k
+			w += k
+		} else if text[r] != '\\' {
+			buf[w] = text[r]
+			r++
+			w++
+			continue
+		}
+		if b := shortEscapes[text[r+1]]; b != 0 {
+			buf[w] = b
+			w++
+			r += 2
+			continue
+		}
+		c, n := unescape(text, r)
+		w += utf8.EncodeRune(buf[w:], c)
+		r += n
+	}
+	// buf is never written again: the string can have its bytes.
+	return unsafe.String(unsafe.SliceData(buf), w), end + 1, true
+}
