@@ -114,8 +114,9 @@
 //
 // # Decoding arguments
 //
-// Decode parses the arguments with encoding/json, keeping numbers as
-// json.Number so that large integers keep every digit. Absent or empty
+// Decode parses the arguments as encoding/json does, keeping numbers as
+// json.Number so that large integers keep every digit; a long string is
+// decoded in a few passes of eight bytes at a time. Absent or empty
 // arguments mean {}. Anything but one JSON object in valid UTF-8 is refused
 // with one problem. So are duplicate keys within an object, which
 // encoding/json would otherwise resolve silently in favour of the last.

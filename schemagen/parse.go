@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/internal/jsontext"
 )
 
 // Limits on number literals. A literal beyond them is refused before any
@@ -24,6 +26,12 @@ const (
 func parseArgs(args []byte) (map[string]any, *Problem) {
 	if len(trimJSONSpace(args)) == 0 {
 		return map[string]any{}, nil
+	}
+	// Arguments are one object, nearly always: decoded in one pass, with
+	// each string straight into its final form. Anything else is read
+	// again below with encoding/json, which says what is wrong.
+	if obj, ok := jsontext.DecodeObject(args); ok {
+		return obj, nil
 	}
 	if !utf8.Valid(args) {
 		return nil, &Problem{Kind: Other, Rule: "json", msg: msgBadUTF8, rank: -1}
