@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/stdiotools/toolserver/internal/jsontext"
 )
 
 // msgKind tells what an incoming line turned out to be.
@@ -55,7 +57,7 @@ func parseEnvelope(line []byte) (envelope, *wireError) {
 		return env, &wireError{code: jsonrpc2.CodeParseError,
 			message: fmt.Sprintf("Parse error: the message is not valid UTF-8 (bad byte at offset %d); send UTF-8 text", i)}
 	}
-	if !json.Valid(line) {
+	if !jsontext.Valid(line) {
 		return env, &wireError{code: jsonrpc2.CodeParseError, message: "Parse error: " + describeJSONError(line)}
 	}
 	switch first := line[firstNonSpace(line)]; first {
@@ -337,15 +339,7 @@ func skipSpace(b []byte, i int) int {
 func skipValue(b []byte, i int) int {
 	switch b[i] {
 	case '"':
-		for j := i + 1; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return len(b)
+		return jsontext.StringEnd(b, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {

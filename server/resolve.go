@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+	"github.com/stdiotools/toolserver/internal/jsontext"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -212,7 +213,7 @@ func badParams(format string, a ...any) *wireError {
 // result.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*CallToolResult, error) {
 	args = bytes.TrimSpace(args)
-	if len(args) > 0 && !json.Valid(args) {
+	if len(args) > 0 && !jsontext.Valid(args) {
 		return nil, fmt.Errorf("call %s: arguments are not valid JSON", name)
 	}
 	c := &Call{srv: s, received: time.Now()}
