@@ -64,8 +64,10 @@ func StringEnd(data []byte, i int) int {
 // encoding/json would decode as the last value), or when it nests more
 // deeply than encoding/json allows.
 //
-// A string is decoded straight into its own memory, sized to fit: the
-// value shares no bytes with data.
+// A string is decoded in one pass straight into memory of its own, as
+// long as its escaped text in data: about a tenth longer than the string
+// for source code, where one character in ten or so is a line break, a
+// tab or a quote. The value shares no bytes with data.
 func DecodeObject(data []byte) (obj map[string]any, ok bool) {
 	if !utf8.Valid(data) {
 		return nil, false
@@ -99,7 +101,7 @@ func skipValue(data []byte, i, depth int) (int, bool) {
 	}
 	switch c := data[i]; c {
 	case '"':
-		end, _, ok := scanString(data, i+1)
+		end, ok := scanString(data, i+1)
 		return end + 1, ok
 	case '{', '[':
 		if depth++; depth > maxDepth {
@@ -208,13 +210,9 @@ func digitsEnd(data []byte, i int) int {
 }
 
 // scanString finds the closing quote of the JSON string whose text starts
-// at data[i], just past its opening quote. It returns the quote's index,
-// the length of the string once decoded (bytes that are not UTF-8 counted
-// as they are) and whether the string is valid: no control characters,
-// every escape well formed.
-func scanString(data []byte, i int) (end, size int, ok bool) {
-	start := i
-	saved := 0 // bytes the escapes so far take beyond what they decode to
+// at data[i], just past its opening quote, and says whether the string is
+// valid: no control characters, every escape well formed.
+func scanString(data []byte, i int) (end int, ok bool) {
 	for {
 		// Eight bytes at a time up to a quote, a backslash or a control.
 		for i+8 <= len(data) {
@@ -230,19 +228,17 @@ func scanString(data []byte, i int) (end, size int, ok bool) {
 		}
 		switch {
 		case i == len(data) || data[i] < 0x20:
-			return i, 0, false
+			return i, false
 		case data[i] == '"':
-			return i, i - start - saved, true
+			return i, true
 		case i+1 < len(data) && shortEscapes[data[i+1]] != 0:
-			saved++
 			i += 2
 			continue
 		}
-		r, n := unescape(data, i)
+		_, n := unescape(data, i)
 		if n == 0 {
-			return i, 0, false
+			return i, false
 		}
-		saved += n - utf8.RuneLen(r)
 		i += n
 	}
 }
@@ -412,29 +408,28 @@ func (d *decoder) value(i, depth int) (any, int, bool) {
 }
 
 // str decodes the string whose opening quote is data[i] into memory of
-// its own, as long as the decoded string (and eight bytes), in one pass
-// to find its end and its length and, when it has escapes, one to decode
-// them.
+// its own, checking it as it goes. The closing quote is found first, by
+// jumping from quote to quote, and the memory is as long as the text
+// between the quotes, which the decoded string never exceeds (every
+// escape is longer than what it stands for).
 func (d *decoder) str(i int) (any, int, bool) {
 	data := d.data
-	end, size, ok := scanString(data, i+1)
-	if !ok {
-		return nil, end, false
+	end := StringEnd(data, i) - 1
+	if end <= i || data[end] != '"' {
+		return nil, len(data), false
 	}
 	text := data[i+1 : end]
-	if size == len(text) {
-		return string(text), end + 1, true // no escapes
-	}
-	// Eight bytes at a time are copied up to a backslash, and the bytes
-	// copied past it are overwritten by what follows: buf has room for
-	// eight bytes past the end.
-	buf := make([]byte, size+8)
+	// Eight bytes at a time are copied up to a backslash or a control, and
+	// the bytes copied past it are overwritten by what follows: buf has
+	// room for eight bytes past the end. A quote in text is escaped, as
+	// StringEnd found the first one that is not.
+	buf := make([]byte, len(text)+8)
 	w := 0
 	for r := 0; r < len(text); {
 		if r+8 <= len(text) {
 			x := swar.Load(text, r)
 			binary.LittleEndian.PutUint64(buf[w:], x)
-			m := swar.HasByte(x, '\\')
+			m := swar.HasByte(x, '\\') | swar.HasBelow(x, 0x20)
 			if m == 0 {
 				r += 8
 				w += 8
@@ -443,19 +438,28 @@ func (d *decoder) str(i int) (any, int, bool) {
 			k := swar.First(m)
 			r += k
 			w += k
-		} else if text[r] != '\\' {
-			buf[w] = text[r]
+		}
+		switch c := text[r]; {
+		case c < 0x20:
+			return nil, i + 1 + r, false
+		case c != '\\':
+			buf[w] = c
 			r++
 			w++
 			continue
 		}
-		if b := shortEscapes[text[r+1]]; b != 0 {
-			buf[w] = b
-			w++
-			r += 2
-			continue
+		if r+1 < len(text) {
+			if b := shortEscapes[text[r+1]]; b != 0 {
+				buf[w] = b
+				w++
+				r += 2
+				continue
+			}
 		}
 		c, n := unescape(text, r)
+		if n == 0 {
+			return nil, i + 1 + r, false
+		}
 		w += utf8.EncodeRune(buf[w:], c)
 		r += n
 	}
