@@ -31,13 +31,16 @@
 //
 //   - stdio.go: the transport reads a line, checks its size, and
 //     envelope.go checks it is one JSON-RPC request (bad lines are
-//     answered here, -32700 or -32600); the request goes to the session.
+//     answered here, -32700 or -32600) and, in the same walk, finds the
+//     members of params that the era and a call are read from; the
+//     request goes to the session.
 //   - session.go: the core, which knows no transport, dispatches by
 //     method and keeps the handshake, the calls in flight and their
 //     cancellation.
-//   - resolve.go: the reader builds the [Call], once: it scans params,
-//     looks the tool up, reads _meta (progress token, trace context) and
-//     the targets and dry run the tool declares. A bad request is -32602.
+//   - resolve.go: the reader builds the [Call], once: from the members
+//     of params the envelope found, it looks the tool up, reads _meta
+//     (progress token, trace context) and the targets and dry run the
+//     tool declares. A bad request is -32602.
 //   - admit.go: still in the reader, in arrival order, the call is
 //     registered by its id and admitted by the loop guard
 //     (policy_loopguard.go), the limits (policy_limits.go) and a place in

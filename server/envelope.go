@@ -31,6 +31,12 @@ type envelope struct {
 	params json.RawMessage // nil when absent
 	result json.RawMessage
 	err    json.RawMessage
+
+	// The members of params that the era and a tools/call are read from,
+	// found in the same walk that finds where params ends (nil when
+	// absent), so that a long argument is crossed once here rather than
+	// once more for each of them.
+	name, arguments, meta, inputResponses, requestState json.RawMessage
 }
 
 // wireError is a JSON-RPC error the stream answers by itself.
@@ -71,8 +77,17 @@ func parseEnvelope(line []byte) (envelope, *wireError) {
 	}
 
 	var jsonrpcRaw, idRaw, methodRaw []byte
-	var buf [8]member // a request has at most six members we read
-	for _, m := range appendMembers(buf[:0], line) {
+	for i := firstNonSpace(line) + 1; ; {
+		name, v, ok := nextMember(line, i)
+		if !ok {
+			break
+		}
+		if name == "params" && line[v] == '{' {
+			i = env.readParams(line, v)
+		} else {
+			i = skipValue(line, v)
+		}
+		m := member{name: name, value: line[v:i]}
 		var slot *[]byte
 		switch m.name {
 		case "jsonrpc":
@@ -299,6 +314,56 @@ func firstNonSpace(b []byte) int {
 	return 0
 }
 
+// readParams records the members of the params object that starts at
+// b[i], in valid JSON text, which the era and a tools/call are read from,
+// and returns the index past the object. As with encoding/json, a name
+// given twice means its last value.
+func (env *envelope) readParams(b []byte, i int) int {
+	i++ // past '{'
+	for {
+		name, v, ok := nextMember(b, i)
+		if !ok {
+			return v
+		}
+		i = skipValue(b, v)
+		var slot *json.RawMessage
+		switch name {
+		case "name":
+			slot = &env.name
+		case "arguments":
+			slot = &env.arguments
+		case "_meta":
+			slot = &env.meta
+		case "inputResponses":
+			slot = &env.inputResponses
+		case "requestState":
+			slot = &env.requestState
+		default:
+			continue
+		}
+		*slot = b[v:i]
+	}
+}
+
+// nextMember reads the name of the next member of a valid JSON object,
+// from b[i] just past the '{' or past the value of the member before. It
+// returns the name and the index where the member's value starts or, at
+// the end of the object, ok false and the index past its '}'. The name
+// shares b's bytes, as appendMembers says.
+func nextMember(b []byte, i int) (name string, value int, ok bool) {
+	i = skipSpace(b, i)
+	if b[i] == ',' {
+		i = skipSpace(b, i+1)
+	}
+	if b[i] == '}' {
+		return "", i + 1, false
+	}
+	end := skipValue(b, i)
+	name, _ = viewString(b[i:end])
+	i = skipSpace(b, end)
+	return name, skipSpace(b, i+1), true // past ':'
+}
+
 // appendMembers splits a valid JSON object into its top-level members,
 // appended to out, without decoding the values. Names are compared
 // exactly, unlike encoding/json's case-insensitive field matching. A name
@@ -308,22 +373,13 @@ func firstNonSpace(b []byte) int {
 //	var buf [8]member
 //	for _, m := range appendMembers(buf[:0], obj) { ... }
 func appendMembers(out []member, obj []byte) []member {
-	i := firstNonSpace(obj) + 1 // past '{'
-	for {
-		i = skipSpace(obj, i)
-		if obj[i] == '}' {
+	for i := firstNonSpace(obj) + 1; ; {
+		name, v, ok := nextMember(obj, i)
+		if !ok {
 			return out
 		}
-		if obj[i] == ',' {
-			i = skipSpace(obj, i+1)
-		}
-		end := skipValue(obj, i)
-		name, _ := viewString(obj[i:end])
-		i = skipSpace(obj, end)
-		i = skipSpace(obj, i+1) // past ':'
-		vend := skipValue(obj, i)
-		out = append(out, member{name: name, value: obj[i:vend]})
-		i = vend
+		i = skipValue(obj, v)
+		out = append(out, member{name: name, value: obj[v:i]})
 	}
 }
 

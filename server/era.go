@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -43,25 +42,17 @@ type era struct {
 	logLevel     LogLevel        // -1: send no log messages
 }
 
-// readEra reads the era of a request from params._meta: modern when its
-// protocolVersion is ModernVersion, legacy when it names a legacy version
-// or none. Any other version is -32022; a modern request without
-// clientCapabilities, or with a logLevel that is no level, is -32602.
-func readEra(params json.RawMessage) (era, *protocolError) {
+// readEra reads the era of a request from params._meta, which the
+// envelope found (nil when absent): modern when its protocolVersion is
+// ModernVersion, legacy when it names a legacy version or none. Any other
+// version is -32022; a modern request without clientCapabilities, or with
+// a logLevel that is no level, is -32602.
+func readEra(meta json.RawMessage) (era, *protocolError) {
 	e := era{logLevel: -1}
-	if len(params) == 0 || !bytes.Contains(params, []byte(metaProtocolVersion)) {
-		return e, nil // the usual legacy request: no scan
-	}
-	var meta []byte
-	var buf [8]member
-	for _, m := range appendMembers(buf[:0], params) {
-		if m.name == "_meta" {
-			meta = m.value
-		}
-	}
 	if meta == nil || meta[0] != '{' {
-		return e, nil
+		return e, nil // the usual legacy request
 	}
+	var buf [8]member
 	var version, caps, level []byte
 	for _, m := range appendMembers(buf[:0], meta) {
 		switch m.name {

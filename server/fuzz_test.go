@@ -18,6 +18,9 @@ var fuzzSeeds = []string{
 	`{"jsonrpc":"2.0","id":{"a":"}"},"method":"ping"}`,
 	`  {"id" : 1 , "jsonrpc" : "2.0" , "method" : "p\u0069ng" }  `,
 	`"x"`, `null`, `{}`, `{"a":[{"b":"]}"}]}`,
+	`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"a.go","content":"x\"}\\\n\t\"y"},"_meta":{"progressToken":1}}}`,
+	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{},"name":"a","name":"b","requestState":"s","inputResponses":{"k":{}}}}`,
+	`{"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"n\u0061me":"x"},"method":"tools/call","id":4,"jsonrpc":"2.0"}`,
 }
 
 // FuzzParseEnvelope checks that any line is either accepted with a
@@ -57,6 +60,20 @@ func FuzzParseEnvelope(f *testing.F) {
 		}
 		if env.id != nil {
 			checkAnswer(t, appendRawResult(nil, env.id, []byte("{}")))
+		}
+		// The members of params read in the same walk are those
+		// encoding/json finds, the last of any given twice.
+		var params map[string]json.RawMessage
+		if env.params != nil {
+			if err := json.Unmarshal(env.params, &params); err != nil {
+				t.Fatalf("params %s: %v", env.params, err)
+			}
+		}
+		for name, got := range map[string]json.RawMessage{"name": env.name, "arguments": env.arguments, "_meta": env.meta,
+			"inputResponses": env.inputResponses, "requestState": env.requestState} {
+			if want := params[name]; !bytes.Equal(got, want) || (got == nil) != (want == nil) {
+				t.Fatalf("params member %q read as %s, encoding/json says %s", name, got, want)
+			}
 		}
 	})
 }

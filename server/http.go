@@ -206,7 +206,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	header := strings.TrimSpace(r.Header.Get("MCP-Protocol-Version"))
 	modern := false
 	if env.kind == kindRequest {
-		e, perr := readEra(env.params)
+		e, perr := readEra(env.meta)
 		switch {
 		case perr != nil && perr.code == codeUnsupportedVersion && header != "" && header != e.version:
 			// The header and the body name different versions: that is
@@ -288,13 +288,8 @@ func modernHeaderMismatch(h http.Header, env envelope) string {
 		return ""
 	}
 	var name string
-	var buf [8]member
-	if env.params != nil {
-		for _, m := range appendMembers(buf[:0], env.params) {
-			if m.name == "name" {
-				name, _ = decodeString(m.value)
-			}
-		}
+	if env.name != nil {
+		name, _ = decodeString(env.name)
 	}
 	got, ok := decodeMcpName(strings.TrimSpace(h.Get("Mcp-Name")))
 	if !ok || got != name {

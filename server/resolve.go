@@ -15,8 +15,8 @@ import (
 	"github.com/stdiotools/toolserver/security"
 )
 
-// This file builds the Call of a tools/call, in the reader: the params are
-// scanned once, the tool is looked up once, and what the policies need
+// This file builds the Call of a tools/call, in the reader: the params
+// were scanned once, with the envelope, the tool is looked up once, and what the policies need
 // (the progress token, the trace context, the targets, the dry run) is
 // read here and nowhere else.
 
@@ -31,21 +31,14 @@ func (s *session) newCall(env envelope, received time.Time) (*Call, *wireError) 
 	if env.params == nil {
 		return c, badParams(`tools/call needs params with "name", the tool to run, and "arguments"`)
 	}
-	var nameRaw, args []byte
-	var buf [8]member
-	for _, m := range appendMembers(buf[:0], env.params) {
-		switch m.name {
-		case "name":
-			nameRaw = m.value
-		case "arguments":
-			args = m.value
-		case "_meta":
-			c.readMeta(m.value)
-		case "inputResponses":
-			c.inputResponses = m.value
-		case "requestState":
-			c.requestState, _ = decodeString(m.value)
-		}
+	// The envelope found the members of params as it read the line.
+	nameRaw, args := env.name, env.arguments
+	if env.meta != nil {
+		c.readMeta(env.meta)
+	}
+	c.inputResponses = env.inputResponses
+	if env.requestState != nil {
+		c.requestState, _ = decodeString(env.requestState)
 	}
 	if nameRaw == nil {
 		return c, badParams(`tools/call needs "name", the tool to run; available tools: %s`, names(s.srv.tools.visible(s.srv.opts.maxLevel())))

@@ -85,7 +85,7 @@ func (s *session) dispatch(env envelope) {
 	if s.log.Debug().Enabled() {
 		s.log.Debug().RawJSON("id", env.id).Str("method", env.method).Msg("request")
 	}
-	e, rerr := readEra(env.params)
+	e, rerr := readEra(env.meta)
 	if rerr != nil {
 		s.writeRPCError(env.id, rerr)
 		return
