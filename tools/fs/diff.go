@@ -40,6 +40,85 @@ func unifiedDiff(name, oldText, newText string) string {
 	if oldText == newText {
 		return ""
 	}
+	// Only the lines between the common start and end of the texts, and
+	// the context around them, are split and compared: a small edit of a
+	// large file costs what the edit costs.
+	skip, oldEnd, newEnd := diffWindow(oldText, newText)
+	return windowDiff(name, oldText[skip:oldEnd], newText[skip:newEnd], strings.Count(oldText[:skip], "\n"))
+}
+
+// diffWindow returns where the lines that differ, with diffContext lines
+// of context on each side, lie in two different texts: from skip, a line
+// start that the texts share, up to oldEnd and newEnd, after which the
+// texts end in the same whole lines. The lines outside are equal and
+// would show in no hunk, so the diff of the window, its lines numbered
+// from the line at skip, is the diff of the texts.
+func diffWindow(oldText, newText string) (skip, oldEnd, newEnd int) {
+	pre := commonPrefix(oldText, newText)
+	// The equal whole lines at the start end at the last line feed in the
+	// common start; keep diffContext of them.
+	start := strings.LastIndexByte(oldText[:pre], '\n') + 1
+	skip = start
+	for range diffContext {
+		if skip == 0 {
+			break
+		}
+		skip = strings.LastIndexByte(oldText[:skip-1], '\n') + 1
+	}
+	// The common end, short of the whole lines of the common start. Its
+	// first line is a whole line of both texts only if a line feed
+	// precedes it in both, which the longest common end rules out (the
+	// bytes before it differ) unless one of them is at start: it is left
+	// in the window, as are diffContext lines after it.
+	suf := commonSuffix(oldText[start:], newText[start:])
+	common := oldText[len(oldText)-suf:]
+	cut := strings.IndexByte(common, '\n') + 1 // the first line left in the window
+	if cut == 0 {
+		return skip, len(oldText), len(newText)
+	}
+	for range diffContext {
+		next := strings.IndexByte(common[cut:], '\n')
+		if next < 0 {
+			return skip, len(oldText), len(newText)
+		}
+		cut += next + 1
+	}
+	drop := suf - cut
+	return skip, len(oldText) - drop, len(newText) - drop
+}
+
+// commonPrefix returns the length of the longest common start of a and b.
+// It compares in chunks, which the runtime compares many bytes at a time,
+// and only the first chunk that differs byte by byte.
+func commonPrefix(a, b string) int {
+	const chunk = 256
+	i, n := 0, min(len(a), len(b))
+	for i+chunk <= n && a[i:i+chunk] == b[i:i+chunk] {
+		i += chunk
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix returns the length of the longest common end of a and b,
+// as commonPrefix does from the other end.
+func commonSuffix(a, b string) int {
+	const chunk = 256
+	i, n := 0, min(len(a), len(b))
+	for i+chunk <= n && a[len(a)-i-chunk:len(a)-i] == b[len(b)-i-chunk:len(b)-i] {
+		i += chunk
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
+
+// windowDiff is unifiedDiff of the window of two texts that diffWindow
+// found, whose first line is line skipped+1 of the texts.
+func windowDiff(name, oldText, newText string, skipped int) string {
 	a, b := splitLines(oldText), splitLines(newText)
 	ops := diffLines(a, b)
 	var sb strings.Builder
@@ -70,15 +149,16 @@ func unifiedDiff(name, oldText, newText string) string {
 		}
 		from := max(first-diffContext, start)
 		to := min(last+diffContext+1, len(ops))
-		writeHunk(&sb, ops[from:to], a, b)
+		writeHunk(&sb, ops[from:to], a, b, skipped)
 		start = to
 	}
 	return sb.String()
 }
 
-// writeHunk writes one hunk: its header and its lines.
-func writeHunk(sb *strings.Builder, ops []diffOp, a, b []string) {
-	aStart, bStart := ops[0].a, ops[0].b
+// writeHunk writes one hunk: its header and its lines, numbered from
+// skipped+1 rather than 1.
+func writeHunk(sb *strings.Builder, ops []diffOp, a, b []string, skipped int) {
+	aStart, bStart := skipped+ops[0].a, skipped+ops[0].b
 	var aLen, bLen int
 	for _, op := range ops {
 		switch op.kind {

@@ -173,5 +173,17 @@ func FuzzDiff(f *testing.F) {
 		if got != new {
 			t.Fatalf("applying the diff of %q -> %q gives %q\n%s", old, new, got, d)
 		}
+		// Diffing only the window between the common start and end is
+		// diffing the whole texts, also with many equal lines around.
+		const pad = "p1\np2\np3\np4\np5\np6\np7\np8\n"
+		for _, w := range [][2]string{{"", ""}, {pad, ""}, {"", pad}, {pad, pad}, {pad + "x", "y\n" + pad}} {
+			o, n := w[0]+old+w[1], w[0]+new+w[1]
+			if o == n {
+				continue
+			}
+			if got, want := unifiedDiff("f", o, n), windowDiff("f", o, n, 0); got != want {
+				t.Fatalf("diff of %q -> %q in its window:\n%s\nof the whole texts:\n%s", o, n, got, want)
+			}
+		}
 	})
 }
