@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -202,7 +204,7 @@ func (t *toolset) readText(rel, tool string) (string, error) {
 		return "", fmt.Errorf("%s is %s, more than the %s %s works on; change it with smaller tools, or replace it whole with write_file",
 			quote(rel), byteSize(fi.Size()), byteSize(limit), tool)
 	}
-	data, err := readUpTo(f, nil, limit)
+	data, err := readWhole(f, fi.Size(), limit)
 	if err != nil {
 		return "", t.sb.Explain("read", rel, err)
 	}
@@ -213,6 +215,28 @@ func (t *toolset) readText(rel, tool string) (string, error) {
 		return "", fmt.Errorf("%s is not a text file (it is %s); %s changes text files only", quote(rel), kindPhrase(kind), tool)
 	}
 	return string(data), nil
+}
+
+// readWhole reads r to its end, or to limit bytes and one more, into one
+// buffer with room for size bytes and one more: the size of the file, so
+// that its text is read in place rather than copied as a buffer grows. It
+// grows only for a file that grew since its size was taken.
+func readWhole(r io.Reader, size, limit int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(size, 0), limit)+1)
+	for int64(len(buf)) <= limit {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 4096)
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
 
 // kindPhrase names a kind of file in a sentence.
