@@ -84,6 +84,112 @@ func DecodeObject(data []byte) (obj map[string]any, ok bool) {
 	return v.(map[string]any), true
 }
 
+// Unquote decodes raw, one JSON string, quotes included, as encoding/json
+// decodes it. ok is false when raw is anything else or is not valid UTF-8.
+func Unquote(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || !utf8.Valid(raw) {
+		return "", false
+	}
+	d := decoder{data: raw}
+	v, end, ok := d.str(0)
+	if !ok || end != len(raw) {
+		return "", false
+	}
+	return v.(string), true
+}
+
+// SameString reports whether a and b, JSON strings (quotes included) in
+// valid UTF-8, decode to the same string, as Unquote decodes them. Their
+// texts are compared as they are up to where they first differ; only from
+// the last character or escape that starts there are they decoded and
+// compared a character at a time, until their texts are alike again. Two
+// long strings that differ early are told apart at once.
+func SameString(a, b []byte) bool {
+	if len(a) < 2 || len(b) < 2 || a[0] != '"' || b[0] != '"' || a[len(a)-1] != '"' || b[len(b)-1] != '"' {
+		return false
+	}
+	a, b = a[1:len(a)-1], b[1:len(b)-1]
+	i, j := 0, 0 // where a character or escape starts in both
+	for {
+		k := commonPrefix(a[i:], b[j:])
+		q := unitStart(a, i, i+k) - i
+		i, j = i+q, j+q
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		ra, na := unit(a, i)
+		rb, nb := unit(b, j)
+		if na == 0 || nb == 0 || ra != rb {
+			return false
+		}
+		i, j = i+na, j+nb
+	}
+}
+
+// commonPrefix returns the length of the longest common start of a and
+// b, comparing many bytes at a time but for the first chunk that differs.
+func commonPrefix(a, b []byte) int {
+	const chunk = 64
+	i, n := 0, min(len(a), len(b))
+	for i+chunk <= n && string(a[i:i+chunk]) == string(b[i:i+chunk]) {
+		i += chunk
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// unitStart returns the last place from lo to q in the text of a JSON
+// string where a character or an escape starts, given that one starts at
+// lo: q itself unless it falls inside a character of several bytes or
+// inside an escape, or right after the first half of a surrogate pair
+// written as escapes, which the half after it may complete. It looks only
+// at the bytes before q (and whether the byte at q continues a
+// character, which the bytes before it decide in valid UTF-8), so it
+// finds the same place in two texts alike up to q.
+func unitStart(s []byte, lo, q int) int {
+	for q > lo && q < len(s) && !utf8.RuneStart(s[q]) {
+		q--
+	}
+	// An escape starts at each backslash that ends a run of odd length:
+	// a run of backslashes starts where a character or escape does (no
+	// escape ends with a backslash but \\, which is in the run).
+	escapeAt := func(p int) bool {
+		if s[p] != '\\' {
+			return false
+		}
+		run := 1
+		for p-run >= lo && s[p-run] == '\\' {
+			run++
+		}
+		return run%2 == 1
+	}
+	// Inside an escape: one of its six bytes at most started before q.
+	for p := q - 1; p >= max(lo, q-5); p-- {
+		if escapeAt(p) && (p == q-1 || s[p+1] == 'u') {
+			q = p
+			break
+		}
+	}
+	// After a high surrogate: back to it.
+	if p := q - 6; p >= lo && escapeAt(p) && s[p+1] == 'u' {
+		if r := hex4(s, p+2); r >= 0xD800 && r < 0xDC00 {
+			q = p
+		}
+	}
+	return q
+}
+
+// unit decodes the character or escape at s[i] of a JSON string's text,
+// and returns it and its length, 0 for an escape that is not valid.
+func unit(s []byte, i int) (rune, int) {
+	if s[i] == '\\' {
+		return unescape(s, i)
+	}
+	return utf8.DecodeRune(s[i:])
+}
+
 // skipSpace returns the index of the first byte from i on that is not
 // JSON whitespace.
 func skipSpace(data []byte, i int) int {

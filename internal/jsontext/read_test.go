@@ -3,9 +3,11 @@ package jsontext
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -126,6 +128,101 @@ func repeatsKey(data []byte) bool {
 	}
 }
 
+// unquoteAgrees fails t unless Unquote(raw) decodes what json.Unmarshal
+// decodes into a string, or refuses what it refuses, what is not UTF-8
+// and what has whitespace around the string.
+func unquoteAgrees(t *testing.T, raw []byte) {
+	t.Helper()
+	got, ok := Unquote(raw)
+	var want string
+	err := json.Unmarshal(raw, &want)
+	wantOK := err == nil && utf8.Valid(raw) && len(raw) > 0 && raw[0] == '"' && raw[len(raw)-1] == '"'
+	if ok != wantOK || ok && got != want {
+		t.Fatalf("Unquote(%q) = %q, %v; json.Unmarshal: %q, %v", raw, got, ok, want, err)
+	}
+}
+
+func TestUnquoteAgreesWithEncodingJSON(t *testing.T) {
+	for _, s := range readSeeds {
+		unquoteAgrees(t, []byte(s))
+	}
+}
+
+// sameStringAgrees fails t unless SameString(a, b) says whether a and b
+// decode to the same string, on valid JSON strings of valid UTF-8.
+func sameStringAgrees(t *testing.T, a, b []byte) {
+	t.Helper()
+	sa, okA := Unquote(a)
+	sb, okB := Unquote(b)
+	if !okA || !okB {
+		return
+	}
+	if got := SameString(a, b); got != (sa == sb) {
+		t.Fatalf("SameString(%s, %s) = %v; they decode to %q and %q", a, b, got, sa, sb)
+	}
+}
+
+func TestSameString(t *testing.T) {
+	for _, tc := range [][2]string{
+		{`"abc"`, `"abc"`}, {`"abc"`, `"abd"`}, {`"a\nb"`, `"a\u000ab"`}, {`"a\\nb"`, `"a\nb"`}, {`"\/"`, `"/"`},
+		{`"é"`, `"\u00e9"`}, {`"é"`, `"ê"`}, {`"\u00e9x"`, `"\u00e8x"`}, {`"\ud83d\ude00"`, `"😀"`}, {`"\ud83d\ude00"`, `"\ud83d\ude01"`},
+		{`"\ud83d\ude00"`, `"\ud83dx"`}, {`"\ud83d"`, `"\ufffd"`}, {`"\ud83d"`, `"�"`}, {`"ab"`, `"abc"`}, {`""`, `"\u0000"`},
+		{`"x\\\\"`, `"x\\\\\\\\"`}, {`"\\\\u0041"`, `"\\\\A"`}, {`"\u0041BC"`, `"ABC"`},
+		{`"` + strings.Repeat("a", 70) + `\t"`, `"` + strings.Repeat("a", 70) + `\u0009"`},
+	} {
+		sameStringAgrees(t, []byte(tc[0]), []byte(tc[1]))
+		sameStringAgrees(t, []byte(tc[1]), []byte(tc[0]))
+	}
+}
+
+// FuzzSameString holds SameString to comparing the decoded strings.
+func FuzzSameString(f *testing.F) {
+	f.Add(`"a\nb"`, `"a\u000ab"`)
+	f.Add(`"\ud83d\ude00"`, `"\ud83d\ude01"`)
+	f.Add(`"é\u00e9"`, `"\u00e9é"`)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		sameStringAgrees(t, []byte(a), []byte(b))
+		// The same string written another way: escapes for < > & and
+		// none of those it had.
+		if s, ok := Unquote([]byte(a)); ok {
+			alt := AppendString(nil, s, true)
+			sameStringAgrees(t, []byte(a), alt)
+			sameStringAgrees(t, alt, []byte(a))
+		}
+		// Two strings, each written with every n-th character as a \u
+		// escape (surrogate pairs beyond U+FFFF).
+		if utf8.ValidString(a) && utf8.ValidString(b) {
+			for n := 1; n <= 3; n++ {
+				for m := 2; m <= 4; m++ {
+					sameStringAgrees(t, escapeEvery(a, n), escapeEvery(b, m))
+					sameStringAgrees(t, escapeEvery(a, n), escapeEvery(a, m))
+				}
+			}
+		}
+	})
+}
+
+// escapeEvery writes s as a JSON string with every n-th character as a
+// \u escape and the others as AppendString writes them.
+func escapeEvery(s string, n int) []byte {
+	out := []byte{'"'}
+	i := 0
+	for _, r := range s {
+		if i%n == 0 {
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+				out = fmt.Appendf(out, `\u%04x\u%04X`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+		} else {
+			enc := AppendString(nil, string(r), false)
+			out = append(out, enc[1:len(enc)-1]...)
+		}
+		i++
+	}
+	return append(out, '"')
+}
+
 // FuzzValid holds Valid to json.Valid.
 func FuzzValid(f *testing.F) {
 	for _, s := range readSeeds {
@@ -147,6 +244,8 @@ func FuzzDecodeObject(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		decodeAgrees(t, data)
+		unquoteAgrees(t, data)
+		unquoteAgrees(t, []byte(`"`+string(data)+`"`))
 		for n := range 8 {
 			wrapped := []byte(`{"` + strings.Repeat("k", n) + `":"` + string(data) + `"}`)
 			decodeAgrees(t, wrapped)
