@@ -222,11 +222,7 @@ func decodeString(raw []byte) (string, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw[1 : len(raw)-1]), true
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
+	return jsontext.Unquote(raw)
 }
 
 // viewString is decodeString for a string that is only looked at while
