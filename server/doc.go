@@ -32,8 +32,8 @@
 //   - stdio.go: the transport reads a line, checks its size, and
 //     envelope.go checks it is one JSON-RPC request (bad lines are
 //     answered here, -32700 or -32600) and, in the same walk, finds the
-//     members of params that the era and a call are read from; the
-//     request goes to the session.
+//     members of params, and of its arguments, that the era and a call
+//     are read from; the request goes to the session.
 //   - session.go: the core, which knows no transport, dispatches by
 //     method and keeps the handshake, the calls in flight and their
 //     cancellation.

@@ -37,6 +37,20 @@ type envelope struct {
 	// absent), so that a long argument is crossed once here rather than
 	// once more for each of them.
 	name, arguments, meta, inputResponses, requestState json.RawMessage
+	// The members of arguments, when it is an object of at most
+	// len(args) members: argsRead says so.
+	args     [8]member
+	nargs    int
+	argsRead bool
+}
+
+// argMembers returns the members of params.arguments the walk found, or
+// nil when it did not keep them.
+func (env *envelope) argMembers() []member {
+	if !env.argsRead {
+		return nil
+	}
+	return env.args[:env.nargs]
 }
 
 // wireError is a JSON-RPC error the stream answers by itself.
@@ -321,7 +335,11 @@ func (env *envelope) readParams(b []byte, i int) int {
 		if !ok {
 			return v
 		}
-		i = skipValue(b, v)
+		if name == "arguments" && b[v] == '{' {
+			i = env.readArguments(b, v)
+		} else {
+			i = skipValue(b, v)
+		}
 		var slot *json.RawMessage
 		switch name {
 		case "name":
@@ -338,6 +356,27 @@ func (env *envelope) readParams(b []byte, i int) int {
 			continue
 		}
 		*slot = b[v:i]
+	}
+}
+
+// readArguments keeps the members of the arguments object that starts at
+// b[i], in valid JSON text, if they are few enough, and returns the index
+// past the object.
+func (env *envelope) readArguments(b []byte, i int) int {
+	env.nargs, env.argsRead = 0, true
+	i++ // past '{'
+	for {
+		name, v, ok := nextMember(b, i)
+		if !ok {
+			return v
+		}
+		i = skipValue(b, v)
+		if env.nargs == len(env.args) {
+			env.argsRead = false
+			continue
+		}
+		env.args[env.nargs] = member{name: name, value: b[v:i]}
+		env.nargs++
 	}
 }
 

@@ -69,6 +69,24 @@ func FuzzParseEnvelope(f *testing.F) {
 				t.Fatalf("params %s: %v", env.params, err)
 			}
 		}
+		if members := env.argMembers(); members != nil {
+			var args map[string]json.RawMessage
+			if err := json.Unmarshal(env.arguments, &args); err != nil {
+				t.Fatalf("arguments %s: %v", env.arguments, err)
+			}
+			last := make(map[string][]byte)
+			for _, m := range members {
+				last[m.name] = m.value
+			}
+			if len(last) != len(args) {
+				t.Fatalf("arguments %s read as %d members, encoding/json finds %d", env.arguments, len(last), len(args))
+			}
+			for name, v := range last {
+				if !bytes.Equal(v, args[name]) {
+					t.Fatalf("argument %q read as %s, encoding/json says %s", name, v, args[name])
+				}
+			}
+		}
 		for name, got := range map[string]json.RawMessage{"name": env.name, "arguments": env.arguments, "_meta": env.meta,
 			"inputResponses": env.inputResponses, "requestState": env.requestState} {
 			if want := params[name]; !bytes.Equal(got, want) || (got == nil) != (want == nil) {

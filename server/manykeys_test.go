@@ -107,7 +107,7 @@ func TestAHundredThousandRepeatsOfATargetAreAnsweredQuickly(t *testing.T) {
 	}
 
 	c := &Call{srv: srv}
-	if werr := srv.bind(c, srv.tools.byName["small"], "small", manyKeysArgs("duplicate", n)); werr != nil {
+	if werr := srv.bind(c, srv.tools.byName["small"], "small", manyKeysArgs("duplicate", n), nil); werr != nil {
 		t.Fatal(werr.message)
 	}
 	if len(c.targets) != n || c.targets[0] != "/v0" || c.targets[n-1] != fmt.Sprintf("/v%d", n-1) {
@@ -125,7 +125,7 @@ func TestManyTargetsAreKeptOnceEachInOrder(t *testing.T) {
 		want = append(want, fmt.Sprintf("/v%d", i))
 	}
 	c := &Call{srv: srv}
-	if werr := srv.bind(c, srv.tools.byName["small"], "small", json.RawMessage("{"+strings.Join(names, ",")+"}")); werr != nil {
+	if werr := srv.bind(c, srv.tools.byName["small"], "small", json.RawMessage("{"+strings.Join(names, ",")+"}"), nil); werr != nil {
 		t.Fatal(werr.message)
 	}
 	if got := strings.Join(c.targets, " "); got != strings.Join(want, " ") {

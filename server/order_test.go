@@ -132,10 +132,17 @@ func TestTargetsAreReadOnceFromTheDeclaredArguments(t *testing.T) {
 		{`{"source":"bad\\u{0}"}`, "/bad\\u{0}", false},
 	}
 	for _, tc := range cases {
-		c := &Call{tool: tl, args: json.RawMessage(tc.args)}
-		c.readArguments()
-		if got := strings.Join(c.Targets(), ","); got != tc.want || c.DryRun() != tc.dry {
-			t.Errorf("%s: got %s (dry run %v), want %s (%v)", tc.args, got, c.DryRun(), tc.want, tc.dry)
+		// The arguments split here, and as the envelope finds them.
+		var env envelope
+		if tc.args != "" {
+			env.readParams([]byte(`{"arguments":`+tc.args+`}`), 0)
+		}
+		for _, members := range [][]member{nil, env.argMembers()} {
+			c := &Call{tool: tl, args: json.RawMessage(tc.args)}
+			c.readArguments(members)
+			if got := strings.Join(c.Targets(), ","); got != tc.want || c.DryRun() != tc.dry {
+				t.Errorf("%s: got %s (dry run %v), want %s (%v)", tc.args, got, c.DryRun(), tc.want, tc.dry)
+			}
 		}
 	}
 }

@@ -16,9 +16,9 @@ import (
 )
 
 // This file builds the Call of a tools/call, in the reader: the params
-// were scanned once, with the envelope, the tool is looked up once, and what the policies need
-// (the progress token, the trace context, the targets, the dry run) is
-// read here and nowhere else.
+// were scanned once, with the envelope, the tool is looked up once, and
+// what the policies need (the progress token, the trace context, the
+// targets, the dry run) is read here and nowhere else.
 
 // newCall reads the params of a tools/call request. Its errors are the
 // protocol errors MCP prescribes (-32602); the Call is returned with them,
@@ -47,7 +47,7 @@ func (s *session) newCall(env envelope, received time.Time) (*Call, *wireError) 
 	if !ok {
 		return c, badParams(`"name" must be a string, got %s`, jsonKind(nameRaw[0]))
 	}
-	return c, s.srv.bind(c, t, name, args)
+	return c, s.srv.bind(c, t, name, args, env.argMembers())
 }
 
 // readMeta reads the members of params._meta the server uses: the
@@ -72,8 +72,9 @@ func (c *Call) readMeta(meta []byte) {
 }
 
 // bind checks the tool t, called by name, and the raw arguments, and
-// fills in the call. t is nil for an unknown tool.
-func (s *Server) bind(c *Call, t *tool, name string, args json.RawMessage) *wireError {
+// fills in the call. t is nil for an unknown tool. members are the
+// top-level members of args if the envelope found them, or nil.
+func (s *Server) bind(c *Call, t *tool, name string, args json.RawMessage, members []member) *wireError {
 	max := s.opts.maxLevel()
 	if string(args) == "null" {
 		args = nil // typed clients send a nil map as null; it means no arguments
@@ -93,21 +94,25 @@ func (s *Server) bind(c *Call, t *tool, name string, args json.RawMessage) *wire
 	}
 	c.tool, c.Tool, c.args = t, t.spec.Name, args
 	if t.declares {
-		c.readArguments()
+		c.readArguments(members)
 	}
 	return nil
 }
 
-// readArguments reads, in one pass over the top-level arguments, the
-// targets and the dry-run flag the tool declares.
-func (c *Call) readArguments() {
+// readArguments reads, from the top-level arguments (members, or split
+// from c.args when nil), the targets and the dry-run flag the tool
+// declares.
+func (c *Call) readArguments(members []member) {
 	if len(c.args) == 0 {
 		return
 	}
 	spec := &c.tool.spec
 	var seen map[string]struct{} // the targets, once there are many
-	var buf [8]member
-	for _, m := range appendMembers(buf[:0], c.args) {
+	if members == nil {
+		var buf [8]member
+		members = appendMembers(buf[:0], c.args)
+	}
+	for _, m := range members {
 		if spec.DryRun != "" && m.name == spec.DryRun {
 			c.dryRun = string(m.value) == "true"
 			continue
@@ -210,7 +215,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 		return nil, fmt.Errorf("call %s: arguments are not valid JSON", name)
 	}
 	c := &Call{srv: s, received: time.Now()}
-	if werr := s.bind(c, s.tools.byName[name], name, args); werr != nil {
+	if werr := s.bind(c, s.tools.byName[name], name, args, nil); werr != nil {
 		return nil, errors.New(werr.message)
 	}
 	if s.opts.ConfirmWrites && !c.dryRun {
