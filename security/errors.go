@@ -24,7 +24,8 @@ const (
 	// Escapes is a path that lexically leaves the root: ".." above it or an
 	// absolute path outside it.
 	Escapes
-	// TooLong is a path longer than Limits.MaxPathBytes.
+	// TooLong is a path longer than Limits.MaxPathBytes, or one the file
+	// system finds too long (ENAMETOOLONG).
 	TooLong
 	// NameTooLong is a path with an element longer than Limits.MaxNameBytes.
 	NameTooLong
@@ -51,9 +52,11 @@ const (
 	Permission
 	// TooManyLinks is a path with too many levels of symbolic links.
 	TooManyLinks
-	// ReadOnly is a path on a read-only file system.
+	// ReadOnly is a path on a read-only file system (EROFS).
 	ReadOnly
-	// NoSpace is a write that found no space left.
+	// NoSpace is a write that found no space left: the disk is full
+	// (ENOSPC) or the user's quota is used up (EDQUOT), which have
+	// different sentences.
 	NoSpace
 	// RootItself is an operation that would remove, move or replace the
 	// root itself.
@@ -75,6 +78,12 @@ const (
 	Ambiguous
 	// ReadOnlyRoot is a change to something in a read-only root.
 	ReadOnlyRoot
+	// FileTooLarge is a write past the largest file the server may write:
+	// its file size limit (ulimit -f, EFBIG) or the file system's.
+	FileTooLarge
+	// TooManyOpen is an operation that needed a file descriptor when the
+	// server (EMFILE) or the system (ENFILE) had none left.
+	TooManyOpen
 )
 
 // reasonNames are the String forms of the reasons, indexed by Reason.
@@ -107,6 +116,8 @@ var reasonNames = [...]string{
 	Confusable:    "confusable_name",
 	Ambiguous:     "ambiguous_path",
 	ReadOnlyRoot:  "read_only_root",
+	FileTooLarge:  "file_too_large",
+	TooManyOpen:   "too_many_open_files",
 }
 
 // String returns the reason's name in snake case, such as "escapes_root".

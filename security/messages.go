@@ -45,6 +45,9 @@ const (
 	msgPermission
 	msgReadOnly
 	msgNoSpace
+	msgQuota
+	msgFileTooBig
+	msgTooManyOpen
 	msgFsTooLong
 	msgRootItself
 	msgBadEscape
@@ -147,14 +150,23 @@ var catalog = [...]struct{ en, zh string }{
 		`permission denied for {path}; the server may not access it`,
 		`没有权限访问 {path}；服务器无法访问它`},
 	msgReadOnly: {
-		`{path} is on a read-only file system; it cannot be changed`,
-		`{path} 位于只读文件系统上；无法修改`},
+		`{path} is on a read-only file system, so it cannot be changed; write somewhere else`,
+		`{path} 位于只读文件系统上，无法修改；请写到别处`},
 	msgNoSpace: {
-		`no space left to write {path}; free some space or write less`,
-		`没有空间写入 {path}；请释放空间或少写一些`},
+		`no space is left on the disk to write {path}; free some space or write less`,
+		`磁盘上没有空间写入 {path}；请释放空间或少写一些`},
+	msgQuota: {
+		`cannot write {path}: the server's disk quota is used up; free some of its space or write less`,
+		`无法写入 {path}：服务器的磁盘配额已用完；请释放一些空间或少写一些`},
+	msgFileTooBig: {
+		`{path} would exceed the largest file size the server may write (a ulimit); write less`,
+		`{path} 将超过服务器可写入的最大文件大小（ulimit 限制）；请少写一些`},
+	msgTooManyOpen: {
+		`cannot {op} {path}: the server has too many files open; try again once other calls finish`,
+		`无法对 {path} 执行 {op}：服务器打开的文件过多；请等其他调用结束后重试`},
 	msgFsTooLong: {
-		`{path} is too long for the file system; use a shorter path`,
-		`{path} 对文件系统来说太长；请使用更短的路径`},
+		`{path}, or a name in it, is longer than the file system allows; use shorter names`,
+		`{path} 或其中某个名字超过了文件系统允许的长度；请使用更短的名字`},
 	msgRootItself: {
 		`the root itself cannot be changed this way; name a path inside it`,
 		`不能这样修改根目录本身；请指定根目录内的路径`},

@@ -340,10 +340,12 @@ func specialKind(mode fs.FileMode) string {
 // The reasons: NotExist, Exists, NotEmpty, NotDir, IsDir, Permission,
 // LinkOutside (os.Root's "path escapes from parent": a symbolic link on
 // the way leaves the root or is absolute; Explain looks up which one with
-// Lstat to name it), TooManyLinks, ReadOnly, NoSpace, TooLong, Special (a
-// pipe without a reader), RootItself (removing or renaming the root), and
-// anything else Other, with a generic sentence. The raw error is kept only
-// in Err, for logs.
+// Lstat to name it), TooManyLinks, ReadOnly (EROFS), NoSpace (ENOSPC, and
+// EDQUOT with a sentence of its own), FileTooLarge (EFBIG: past the file
+// size limit), TooManyOpen (EMFILE, ENFILE), TooLong (ENAMETOOLONG),
+// Special (a pipe without a reader), RootItself (removing or renaming the
+// root), and anything else Other, with a generic sentence. Each says what
+// happened and what to do. The raw error is kept only in Err, for logs.
 func (s *Sandbox) Explain(op, rel string, err error) error {
 	if err == nil {
 		return nil
@@ -381,8 +383,16 @@ func (s *Sandbox) Explain(op, rel string, err error) error {
 		e.Reason, e.msg = ReadOnly, msgReadOnly
 	case errors.Is(err, fs.ErrPermission):
 		e.Reason, e.msg = Permission, msgPermission
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+	case errors.Is(err, syscall.ENOSPC):
 		e.Reason, e.msg = NoSpace, msgNoSpace
+	case errors.Is(err, syscall.EDQUOT):
+		// A quota is space too: the Reason stays NoSpace, as it always
+		// was; the sentence says which limit was met.
+		e.Reason, e.msg = NoSpace, msgQuota
+	case errors.Is(err, syscall.EFBIG):
+		e.Reason, e.msg = FileTooLarge, msgFileTooBig
+	case errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
+		e.Reason, e.msg = TooManyOpen, msgTooManyOpen
 	case errors.Is(err, syscall.ENAMETOOLONG):
 		e.Reason, e.msg = TooLong, msgFsTooLong
 	case errors.Is(err, syscall.ENXIO):

@@ -329,13 +329,19 @@ func TestExplain(t *testing.T) {
 		{name: "a link loop has too many links", rel: "loop", err: errnoError(syscall.ELOOP), reason: TooManyLinks,
 			msg: `"loop" has too many levels of symbolic links (a loop?); it cannot be followed`},
 		{name: "a read-only file system is read-only", rel: "a", err: errnoError(syscall.EROFS), reason: ReadOnly,
-			msg: `"a" is on a read-only file system; it cannot be changed`},
+			msg: `"a" is on a read-only file system, so it cannot be changed; write somewhere else`},
 		{name: "a full disk has no space", rel: "a", err: errnoError(syscall.ENOSPC), reason: NoSpace,
-			msg: `no space left to write "a"; free some space or write less`},
-		{name: "a full quota has no space", rel: "a", err: errnoError(syscall.EDQUOT), reason: NoSpace,
-			msg: `no space left to write "a"; free some space or write less`},
+			msg: `no space is left on the disk to write "a"; free some space or write less`},
+		{name: "a full quota has no space, said as a quota", rel: "a", err: errnoError(syscall.EDQUOT), reason: NoSpace,
+			msg: `cannot write "a": the server's disk quota is used up; free some of its space or write less`},
+		{name: "a file past the size limit is too large", op: "write", rel: "a", err: errnoError(syscall.EFBIG), reason: FileTooLarge,
+			msg: `"a" would exceed the largest file size the server may write (a ulimit); write less`},
+		{name: "no descriptor left is too many open files", op: "read", rel: "a", err: errnoError(syscall.EMFILE), reason: TooManyOpen,
+			msg: `cannot read "a": the server has too many files open; try again once other calls finish`},
+		{name: "a full system file table is too many open files", op: "read", rel: "a", err: errnoError(syscall.ENFILE), reason: TooManyOpen,
+			msg: `cannot read "a": the server has too many files open; try again once other calls finish`},
 		{name: "a name the kernel finds too long is too long", rel: "a", err: errnoError(syscall.ENAMETOOLONG), reason: TooLong,
-			msg: `"a" is too long for the file system; use a shorter path`},
+			msg: `"a", or a name in it, is longer than the file system allows; use shorter names`},
 		{name: "an escape refused by os.Root names the link", rel: "x",
 			err: &fs.PathError{Op: "openat", Path: "x", Err: errors.New("path escapes from parent")}, reason: LinkOutside,
 			msg: `"x" is a symbolic link that points outside the root; it cannot be followed`},
@@ -398,7 +404,7 @@ func TestExplainSpeaksChinese(t *testing.T) {
 
 func TestEveryReasonHasAName(t *testing.T) {
 	seen := map[string]Reason{}
-	for r := Other; r <= Confusable; r++ {
+	for r := Other; int(r) < len(reasonNames); r++ {
 		name := r.String()
 		if name == "" || strings.ContainsAny(name, " -") {
 			t.Errorf("Reason(%d).String() = %q, want snake case", int(r), name)
