@@ -114,6 +114,20 @@ func (u *UnnamedFile) Link(tmp, name string) error {
 	return nil
 }
 
+// SyncDir commits the directory the file was linked into to stable
+// storage (fsync of the directory CreateUnnamed opened), so that the name
+// Link gave survives a crash. It must come before Close. A file system
+// that cannot sync a directory (EINVAL) counts as synced.
+func (u *UnnamedFile) SyncDir() error {
+	if u.dirf == nil {
+		return &fs.PathError{Op: "sync", Path: u.dir, Err: fs.ErrClosed}
+	}
+	if err := unix.Fsync(int(u.dirf.Fd())); err != nil && err != unix.EINVAL {
+		return &fs.PathError{Op: "sync", Path: u.dir, Err: err}
+	}
+	return nil
+}
+
 // joinName joins a root-relative directory and a name in it.
 func joinName(dir, name string) string {
 	if dir == "." {

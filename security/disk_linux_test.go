@@ -53,7 +53,13 @@ func TestCreateUnnamedIsInvisibleUntilLinked(t *testing.T) {
 	if err := u.Link(".tmp", "f.txt"); err != nil {
 		t.Fatal(err)
 	}
+	if err := u.SyncDir(); err != nil {
+		t.Errorf("SyncDir after Link: %v", err)
+	}
 	u.Close()
+	if err := u.SyncDir(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("SyncDir after Close = %v, want ErrClosed", err)
+	}
 	got, err := os.ReadFile(filepath.Join(dir, "sub", "f.txt"))
 	if err != nil || string(got) != "new" {
 		t.Errorf("after Link f.txt holds %q, %v", got, err)

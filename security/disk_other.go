@@ -30,3 +30,6 @@ func (u *UnnamedFile) Chmod(mode os.FileMode) error { return u.err(u.f.Chmod(mod
 
 // Link gives the file a name; never reached here.
 func (u *UnnamedFile) Link(tmp, name string) error { return errors.ErrUnsupported }
+
+// SyncDir syncs the file's directory; never reached here.
+func (u *UnnamedFile) SyncDir() error { return errors.ErrUnsupported }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -64,10 +65,25 @@ func fromText(ctx context.Context, text string) fillFunc {
 	}
 }
 
+// dirSync says whether writeAtomic syncs the directory it put a file in.
+type dirSync bool
+
+const (
+	// syncTheDir syncs the directory once the file is in place: what
+	// write_file, edit_file and copy_file of one file report done is on
+	// disk.
+	syncTheDir dirSync = true
+	// dirSyncedLater leaves it to the caller, which syncs the directory
+	// once for many files (copyTree) or before it deletes anything
+	// (finishMove).
+	dirSyncedLater dirSync = false
+)
+
 // writeAtomic replaces the file rel, or creates it, with what fill writes,
 // so that a reader sees either the old file or the new one, never a mix,
-// and a killed server leaves nothing behind. On failure rel is as it was.
-// It returns the number of bytes written.
+// and a killed server leaves nothing behind. On failure rel is as it was,
+// but for a failure to sync its directory, which comes after the rename
+// and says so. It returns the number of bytes written.
 //
 // Where the file system can (Linux, through /proc), the new file is
 // created without a name (O_TMPFILE) in rel's directory, filled, synced,
@@ -77,8 +93,13 @@ func fromText(ctx context.Context, text string) fillFunc {
 // file. Elsewhere the file is written as a temporary file in the same
 // directory and renamed over rel; a crash then leaves that temporary file.
 // Either way the temporary name is tempPrefix, random hex digits and
-// tempSuffix.
-func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode, fill fillFunc) (int64, error) {
+// tempSuffix, which listings hide and walks remove once stale (see
+// tempfiles.go).
+//
+// With syncTheDir, the directory is synced after the rename, as databases
+// do: until then a power loss can undo the rename, and lose a write
+// already reported done.
+func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode, sync dirSync, fill fillFunc) (int64, error) {
 	dir := path.Dir(rel)
 	if uc, ok := unwrapFs(t.sb.Fs()).(unnamedCreator); ok {
 		// The unnamed file is linked into place below the sandbox's guard
@@ -87,7 +108,7 @@ func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode,
 			return 0, err
 		}
 		if u, err := uc.CreateUnnamed(dir, perm); err == nil {
-			return t.writeUnnamed(ctx, rel, u, perm, fill)
+			return t.writeUnnamed(ctx, rel, u, perm, sync, fill)
 		}
 		// Unsupported here, or failing: the named way below says why.
 	}
@@ -122,11 +143,16 @@ func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode,
 		_ = fsys.Remove(tmp)
 		return 0, t.failWrite(ctx, rel, err)
 	}
+	if sync == syncTheDir && !t.noDirSync {
+		if err := syncDir(fsys, dir); err != nil {
+			return n, t.notSynced(rel, dir, err)
+		}
+	}
 	return n, nil
 }
 
 // writeUnnamed is writeAtomic with the unnamed file u in rel's directory.
-func (t *toolset) writeUnnamed(ctx context.Context, rel string, u *security.UnnamedFile, perm fs.FileMode, fill fillFunc) (int64, error) {
+func (t *toolset) writeUnnamed(ctx context.Context, rel string, u *security.UnnamedFile, perm fs.FileMode, sync dirSync, fill fillFunc) (int64, error) {
 	n, err := fill(u)
 	if err == nil {
 		err = u.Sync()
@@ -137,13 +163,28 @@ func (t *toolset) writeUnnamed(ctx context.Context, rel string, u *security.Unna
 	if err == nil {
 		err = u.Link(tempName(), path.Base(rel))
 	}
+	var serr error
+	if err == nil && sync == syncTheDir && !t.noDirSync {
+		serr = u.SyncDir() // before Close, which closes the directory
+	}
 	if cerr := u.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return 0, t.failWrite(ctx, rel, err)
+	case serr != nil:
+		return n, t.notSynced(rel, path.Dir(rel), serr)
 	}
 	return n, nil
+}
+
+// notSynced is the error of a write of rel that is in place, but whose
+// directory dir could not be synced for err: the write may not survive a
+// power loss.
+func (t *toolset) notSynced(rel, dir string, err error) error {
+	return fmt.Errorf("%s was written, but its directory could not be synced to disk (%w), so a power loss may still undo the write; check the disk, then write it again",
+		quote(rel), t.sb.Explain("sync", dir, err))
 }
 
 // failWrite is the error of a write of rel that failed with err: the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 
 	"github.com/spf13/afero"
@@ -221,13 +222,23 @@ type copyOpts struct {
 	move bool
 	// meter, if not nil, is told of what is copied, for progress.
 	meter *copyMeter
+	// dirSynced says that the caller syncs the directories the files go
+	// in (copyTree, finishMove), so that copyOne need not after each.
+	dirSynced bool
 }
 
-// runCopy carries out plan for copy_file, copying src to dst.
+// runCopy carries out plan for copy_file, copying src to dst. A
+// directory's copy ends with the sync of the directory that holds it, as
+// a file's copy does (writeAtomic).
 func (t *toolset) runCopy(ctx context.Context, call *server.Call, src, dst string, plan copyPlan) error {
 	done, err := t.copyTree(ctx, src, dst, plan, copyOpts{meter: newCopyMeter(call, plan)})
 	if err != nil && len(plan.dirs) > 0 {
 		return t.partialCopy(dst, done, len(plan.files), err)
+	}
+	if err == nil && len(plan.dirs) > 0 && !t.noDirSync {
+		if err := syncDir(t.sb.Fs(), path.Dir(dst)); err != nil {
+			return t.notSynced(dst, path.Dir(dst), err)
+		}
 	}
 	return err
 }
@@ -236,10 +247,14 @@ func (t *toolset) runCopy(ctx context.Context, call *server.Call, src, dst strin
 // (with plan.dirs[0]; a plan without directories is one file). It
 // returns how many files it copied, and records in plan.files the version
 // of each it copied. Directories are created writable, so that entries
-// can go in, and get their modes (and, for a move, their times) once
-// full, deepest first.
+// can go in, and once full, deepest first, are synced (once each, rather
+// than after each file) and get their modes and, for a move, their
+// times; the top one's time a move sets once it is in place (see
+// moveTreeAcross), so that until then the temporary directory looks as
+// new as it is. The directory holding dst is the caller's to sync.
 func (t *toolset) copyTree(ctx context.Context, src, dst string, plan copyPlan, opts copyOpts) (int, error) {
 	fsys := t.sb.Fs()
+	opts.dirSynced = opts.dirSynced || len(plan.dirs) > 0
 	for _, d := range plan.dirs {
 		p := joinRel(dst, d.sub)
 		if err := fsys.Mkdir(p, d.mode|0o700); err != nil {
@@ -270,7 +285,7 @@ func (t *toolset) copyTree(ctx context.Context, src, dst string, plan copyPlan, 
 	for i := len(plan.dirs) - 1; i >= 0; i-- {
 		d := plan.dirs[i]
 		p := joinRel(dst, d.sub)
-		if opts.move {
+		if !t.noDirSync {
 			if err := syncDir(fsys, p); err != nil {
 				return len(plan.files), t.sb.Explain("sync", p, err)
 			}
@@ -278,7 +293,7 @@ func (t *toolset) copyTree(ctx context.Context, src, dst string, plan copyPlan, 
 		if err := fsys.Chmod(p, d.mode); err != nil {
 			return len(plan.files), t.sb.Explain("copy", p, err)
 		}
-		if opts.move {
+		if opts.move && i > 0 {
 			keepTime(fsys, p, d.info)
 		}
 	}
@@ -306,7 +321,11 @@ func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode
 	if err := t.checkCap(quote(src), size, "nothing was copied"); err != nil {
 		return nil, err
 	}
-	_, err = t.writeAtomic(ctx, dst, perm, func(w afero.File) (int64, error) {
+	sync := syncTheDir
+	if opts.dirSynced {
+		sync = dirSyncedLater
+	}
+	_, err = t.writeAtomic(ctx, dst, perm, sync, func(w afero.File) (int64, error) {
 		if opts.meter != nil {
 			w = meteredFile{File: w, meter: opts.meter}
 		}

@@ -164,7 +164,7 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 	if err := confirm(ctx, call, msg); err != nil {
 		return EditFileResult{}, err
 	}
-	if _, err := t.writeAtomic(ctx, rel, fi.Mode().Perm(), fromText(ctx, text)); err != nil {
+	if _, err := t.writeAtomic(ctx, rel, fi.Mode().Perm(), syncTheDir, fromText(ctx, text)); err != nil {
 		return EditFileResult{}, err
 	}
 	return res, nil

@@ -49,12 +49,18 @@ func newRealEnv(t testing.TB, lim security.Limits) *env {
 	return newEnv(t, "real", root, dir, lim)
 }
 
-func newEnv(t testing.TB, name string, fsys afero.Fs, dir string, lim security.Limits) *env {
+// newEnv returns an env over fsys, its tools registered as Register does
+// after each of set has changed their toolset.
+func newEnv(t testing.TB, name string, fsys afero.Fs, dir string, lim security.Limits, set ...func(*toolset)) *env {
 	t.Helper()
 	sb := security.NewSandbox(fsys, security.SandboxOptions{HostRoot: dir, Limits: lim})
 	srv := server.New(server.Options{AllowAdmin: true})
-	if err := Register(srv, sb); err != nil {
-		t.Fatalf("Register: %v", err)
+	ts := newToolset(sb)
+	for _, f := range set {
+		f(ts)
+	}
+	if err := ts.register(srv); err != nil {
+		t.Fatalf("register: %v", err)
 	}
 	return &env{name: name, fs: fsys, sb: sb, srv: srv, dir: dir}
 }

@@ -114,5 +114,15 @@ func (t *toolset) createDirectory(ctx context.Context, call *server.Call, in Cre
 	if err := fsys.MkdirAll(rel, newDirMode); err != nil {
 		return CreateDirectoryResult{}, t.sb.Explain("create", rel, err)
 	}
+	if !t.noDirSync {
+		// Each new directory's entry is in its parent, which is synced so
+		// that what was reported created stays so after a power loss.
+		for _, p := range missing {
+			if err := syncDir(fsys, path.Dir(p)); err != nil {
+				return CreateDirectoryResult{}, fmt.Errorf("%s was created, but %s could not be synced to disk (%w), so a power loss may still undo it; check the disk",
+					quote(rel), quote(path.Dir(p)), t.sb.Explain("sync", path.Dir(p), err))
+			}
+		}
+	}
 	return res, nil
 }

@@ -106,6 +106,9 @@ func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileAr
 	err = t.sb.Fs().Rename(src, dst)
 	switch {
 	case err == nil:
+		if err := t.syncRenamed(src, dst); err != nil {
+			return MoveFileResult{}, err
+		}
 		res.summary = "Moved " + action() + "."
 		return res, nil
 	case !errors.Is(err, syscall.EXDEV):
@@ -121,6 +124,26 @@ func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileAr
 	res.Copied = true
 	res.summary = "Moved " + action() + ". " + across + "it was copied, then the original deleted."
 	return res, nil
+}
+
+// syncRenamed syncs the directories of dst and src after a rename, the
+// new name's first, so that a power loss cannot undo a move reported done
+// (nor, the old name's sync failing, lose it: the new name is on disk).
+func (t *toolset) syncRenamed(src, dst string) error {
+	if t.noDirSync {
+		return nil
+	}
+	dirs := []string{path.Dir(dst)}
+	if d := path.Dir(src); d != dirs[0] {
+		dirs = append(dirs, d)
+	}
+	for _, dir := range dirs {
+		if err := syncDir(t.sb.Fs(), dir); err != nil {
+			return fmt.Errorf("%s was moved to %s, but %s could not be synced to disk (%w), so a power loss may still undo the move; check the disk",
+				quote(src), quote(dst), quote(dir), t.sb.Explain("sync", dir, err))
+		}
+	}
+	return nil
 }
 
 // describeEntry names an entry in a sentence: `the file "a.txt" (12

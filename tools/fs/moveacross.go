@@ -185,7 +185,7 @@ func (t *toolset) moveAcross(ctx context.Context, call *server.Call, mv *crossMo
 func (t *toolset) moveFileAcross(ctx context.Context, call *server.Call, mv *crossMove) error {
 	fsys := t.sb.Fs()
 	e := &mv.plan.files[0]
-	fi, err := t.copyOne(ctx, mv.src, mv.dst, e.mode, copyOpts{move: true, meter: newCopyMeter(call, mv.plan)})
+	fi, err := t.copyOne(ctx, mv.src, mv.dst, e.mode, copyOpts{move: true, meter: newCopyMeter(call, mv.plan), dirSynced: true})
 	if err != nil {
 		return fmt.Errorf("%s was not moved to %s, which is on another file system, and is as it was: %w", quote(mv.src), quote(mv.dst), err)
 	}
@@ -231,6 +231,7 @@ func (t *toolset) moveTreeAcross(ctx context.Context, call *server.Call, mv *cro
 		}
 	}
 	if err == nil {
+		keepTime(fsys, mv.dst, mv.plan.dirs[0].info)
 		return t.finishMove(mv)
 	}
 	msg := fmt.Sprintf("%s was not moved to %s, which is on another file system, and is as it was: %s", quote(mv.src), quote(mv.dst), stage)

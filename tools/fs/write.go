@@ -92,7 +92,7 @@ func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFile
 	if err := confirm(ctx, call, msg); err != nil {
 		return WriteFileResult{}, err
 	}
-	if _, err := t.writeAtomic(ctx, rel, perm, fromText(ctx, in.Content)); err != nil {
+	if _, err := t.writeAtomic(ctx, rel, perm, syncTheDir, fromText(ctx, in.Content)); err != nil {
 		return WriteFileResult{}, err
 	}
 	return res, nil
