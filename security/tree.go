@@ -1,6 +1,7 @@
 package security
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"strings"
@@ -25,6 +26,14 @@ type TreeEntry struct {
 func (e TreeEntry) Path() string {
 	if e.root != "" {
 		return e.root + "/" + strings.TrimPrefix(string(e.path), "./")
+	}
+	return string(e.path)
+}
+
+// Name returns the entry's name, the last element of its path.
+func (e TreeEntry) Name() string {
+	if i := bytes.LastIndexByte(e.path, '/'); i >= 0 {
+		return string(e.path[i+1:])
 	}
 	return string(e.path)
 }

@@ -212,6 +212,13 @@ func New(opts Options) *Server {
 	return s
 }
 
+// MaxLevel returns the highest level of the tools s serves:
+// [security.Read] with [Options.ReadOnly], [security.Admin] with
+// [Options.AllowAdmin], [security.Write] otherwise. A set of tools may
+// ask it so as to leave alone, on a read-only server, housekeeping that
+// changes files.
+func (s *Server) MaxLevel() security.Level { return s.opts.maxLevel() }
+
 // infoEnabled reports whether l writes lines at info level (the zero
 // Logger, with no writer, writes none).
 func infoEnabled(l zerolog.Logger) bool {

@@ -2,8 +2,6 @@ package fs
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,22 +14,8 @@ import (
 	"github.com/stdiotools/toolserver/security"
 )
 
-// Temporary files of atomic writes are named tempPrefix, random hex digits
-// and tempSuffix, in the directory of the file they replace.
-const (
-	tempPrefix = ".toolserver-"
-	tempSuffix = ".tmp"
-)
-
 // newFileMode is the mode of files the tools create.
 const newFileMode fs.FileMode = 0o644
-
-// tempName returns a new random name for a temporary file.
-func tempName() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return tempPrefix + hex.EncodeToString(b[:]) + tempSuffix
-}
 
 // unnamedCreator is a file system that can create a file without a name
 // and link it into place when it is complete: *security.RootFs on Linux.
@@ -101,6 +85,7 @@ const (
 // already reported done.
 func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode, sync dirSync, fill fillFunc) (int64, error) {
 	dir := path.Dir(rel)
+	t.sweepBeforeWrite(ctx, dir)
 	if uc, ok := unwrapFs(t.sb.Fs()).(unnamedCreator); ok {
 		// The unnamed file is linked into place below the sandbox's guard
 		// of new names, so the rule for a new name is applied here.

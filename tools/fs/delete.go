@@ -2,9 +2,11 @@ package fs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
+	"syscall"
 
 	"github.com/spf13/afero"
 	"github.com/stdiotools/toolserver/security"
@@ -114,6 +116,14 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 			// By descriptor: a tree deeper than the path limit is
 			// counted, and then deleted, whole.
 			err = tf.WalkTree(ctx, rel, func(e security.TreeEntry) error {
+				if isTempName(e.Name()) {
+					// The server's, counted nowhere (see streamDir,
+					// which skips them in the walk below).
+					if e.IsDir() {
+						return fs.SkipDir
+					}
+					return nil
+				}
 				add(e.Path, e.IsDir(), e.Type.IsRegular(), func() int64 { return e.Size })
 				return nil
 			})
@@ -163,8 +173,15 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 		return DeleteFileResult{}, err
 	}
 	switch tf, ok := asTreeFs(fsys); {
-	case !fi.IsDir() || res.Files+res.Dirs == 1:
+	case !fi.IsDir():
 		err = fsys.Remove(rel)
+	case res.Files+res.Dirs == 1:
+		// Empty but for the server's temporary entries, perhaps, which
+		// go with it.
+		if err = fsys.Remove(rel); errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
+			t.removeTemps(ctx, rel)
+			err = fsys.Remove(rel)
+		}
 	case ok:
 		err = tf.RemoveTree(ctx, rel)
 	default:

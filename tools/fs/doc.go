@@ -70,7 +70,8 @@
 // the new, never a mix. On Linux the new file is created without a name
 // (O_TMPFILE) and linked into place only when complete, so a killed server
 // leaves nothing; elsewhere it is a temporary file named
-// .toolserver-<random>.tmp, which a kill leaves behind.
+// .toolserver-<random>.tmp, which a kill leaves behind (see Temporary
+// files).
 //
 // What a tool reports done survives a power loss: after the rename the
 // directory is synced too (fsync), as databases do, since until then the
@@ -97,7 +98,8 @@
 // link is made under a temporary name and renamed into place. The
 // destination's directory is synced, and only then is the original
 // deleted. A kill before that rename leaves the original whole (and
-// perhaps a .toolserver-*.tmp holding part of the copy, to delete); a kill
+// perhaps a .toolserver-*.tmp holding part of the copy, hidden and
+// removed once stale, see Temporary files); a kill
 // after it leaves the whole copy and all or part of the original: never a
 // partial entry under the destination's name.
 //
@@ -119,6 +121,26 @@
 // [server.Call.Confirm] with a sentence that names the paths, whether
 // something is created or replaced and how many bytes, and only then acts.
 // With dry_run it stops before asking and reports what it would do.
+//
+// # Temporary files
+//
+// An entry named exactly .toolserver-<16 lower-case hex digits>.tmp is
+// the server's: a write's or a move's work under way, or what a kill left
+// of one. Every listing, search, grep and tree skips it and counts it
+// nowhere, and so do get_file_info's count of a directory's entries, the
+// copies of directories and delete_file's count (a directory holding
+// only such entries counts as empty, and they go with it). No tool makes
+// a new entry of that name. One reached by its path (read_file,
+// get_file_info) is shown as any file. A name that merely looks like
+// one, with upper-case digits or a different length, is the user's.
+//
+// Where a tool meets one in a directory it reads, and where a write or a
+// move goes into a directory (at most once an hour per directory), one
+// left unchanged for an hour is removed: it has no writer left, since no
+// call runs that long, and a temporary file's time moves with every
+// write. Should a writer remain, removing its file loses nothing: that
+// call fails, and its target is as it was. Nothing scans a root for them.
+// A server that serves only the tools that read removes nothing.
 //
 // # Ignored entries
 //

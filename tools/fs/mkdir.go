@@ -96,6 +96,11 @@ func (t *toolset) createDirectory(ctx context.Context, call *server.Call, in Cre
 	if len(missing) == 0 {
 		return res, nil
 	}
+	for _, p := range missing {
+		if err := refuseTempName(p); err != nil {
+			return CreateDirectoryResult{}, err
+		}
+	}
 	if err := t.sb.CheckNewName(pathArg(rel)); err != nil {
 		return CreateDirectoryResult{}, err
 	}

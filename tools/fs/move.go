@@ -202,7 +202,9 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 	fi, lerr := lstat(fsys, dst)
 	switch {
 	case isMissing(lerr):
-		err = t.checkParent(dst)
+		if err = refuseTempName(dst); err == nil {
+			err = t.checkParent(dst)
+		}
 		return
 	case lerr != nil:
 		err = t.sb.Explain("write", dst, lerr)

@@ -38,7 +38,8 @@ import (
 //
 // A kill before the rename leaves the source whole, and may leave a
 // .toolserver-*.tmp file (where files cannot be created without a name) or
-// directory holding part of the copy, which can be deleted. A kill after
+// directory holding part of the copy, which the tools hide and remove
+// once stale (see tempfiles.go). A kill after
 // it leaves the destination whole and the source whole or partly deleted.
 //
 // The deletion takes only what was copied: each file still as it was
@@ -172,6 +173,7 @@ func (mv *crossMove) contents() string {
 // moveAcross carries out mv. Its errors say what was done and what was
 // not.
 func (t *toolset) moveAcross(ctx context.Context, call *server.Call, mv *crossMove) error {
+	t.sweepBeforeWrite(ctx, path.Dir(mv.dst))
 	switch {
 	case mv.info.IsDir():
 		return t.moveTreeAcross(ctx, call, mv)

@@ -3,6 +3,7 @@ package fs
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -16,6 +17,14 @@ type toolset struct {
 	// has, for the free-space check of writes; nil where the file system
 	// cannot tell (tests replace it).
 	diskSpace func(dir string) (avail, total uint64, err error)
+	// now is the clock that tells stale temporary files; time.Now.
+	now func() time.Time
+	// sweep is set when the tools may remove stale temporary files
+	// (tempfiles.go): when the server serves tools that write, since
+	// tools that only read never change anything.
+	sweep bool
+	// swept remembers the directories swept before a write.
+	swept sweptDirs
 	// noDirSync leaves out the sync of a directory after a file is
 	// renamed or linked into it, for the benchmark that measures what the
 	// sync costs; never set otherwise.
@@ -37,7 +46,7 @@ func Register(s *server.Server, sb *security.Sandbox) error {
 
 // newToolset returns the toolset of the file tools over sb.
 func newToolset(sb *security.Sandbox) *toolset {
-	t := &toolset{sb: sb, lim: sb.Limits()}
+	t := &toolset{sb: sb, lim: sb.Limits(), now: time.Now}
 	if ds, ok := unwrapFs(sb.Fs()).(diskSpacer); ok {
 		t.diskSpace = ds.DiskSpace
 	}
@@ -46,6 +55,7 @@ func newToolset(sb *security.Sandbox) *toolset {
 
 // register adds the tools of t to s, in the order Register documents.
 func (t *toolset) register(s *server.Server) error {
+	t.sweep = s.MaxLevel() >= security.Write
 	for _, add := range []func(*server.Server) error{
 		t.addReadFile,
 		t.addReadMultiple,

@@ -21,7 +21,28 @@ const dirBatch = 512
 // the file system gives them, without following symbolic links. It holds
 // one batch of entries at a time, never the whole directory, so that a
 // folder of a million entries costs what a folder of a few hundred does.
+// It skips the server's temporary entries and, once the directory is
+// read, removes the stale ones (see tempfiles.go): every listing, walk and
+// count goes through here.
 func (t *toolset) streamDir(ctx context.Context, rel string, fn func(fs.DirEntry) error) error {
+	var stale []fs.DirEntry
+	err := t.readDir(ctx, rel, func(e fs.DirEntry) error {
+		if !isTempName(e.Name()) {
+			return fn(e)
+		}
+		if t.sweep && len(stale) < maxRemovedPerRead && t.isStale(e) {
+			stale = append(stale, e)
+		}
+		return nil
+	})
+	for _, e := range stale {
+		t.removeTemp(ctx, joinRel(rel, e.Name()), e)
+	}
+	return err
+}
+
+// readDir is streamDir without the skipping: fn meets every entry.
+func (t *toolset) readDir(ctx context.Context, rel string, fn func(fs.DirEntry) error) error {
 	f, fi, err := t.sb.OpenRead(pathArg(rel), true)
 	if err != nil {
 		return err

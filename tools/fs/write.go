@@ -71,6 +71,9 @@ func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFile
 	if old == nil {
 		// Before the dry run and the confirmation, which would otherwise
 		// promise a file that writeAtomic then refuses.
+		if err := refuseTempName(rel); err != nil {
+			return WriteFileResult{}, err
+		}
 		if err := t.sb.CheckNewName(pathArg(rel)); err != nil {
 			return WriteFileResult{}, err
 		}
