@@ -42,10 +42,11 @@ var procFdOK = sync.OnceValue(func() bool {
 // if the process dies first the kernel frees it: nothing is left behind.
 //
 // It returns an error wrapping errors.ErrUnsupported where the kernel,
-// the file system or a missing /proc cannot do this; the caller then
-// falls back to a named temporary file.
+// the file system or a missing /proc cannot do this, or in a binary built
+// with the tag toolserver_notmpfile (for tests); the caller then falls
+// back to a named temporary file.
 func (r *RootFs) CreateUnnamed(dir string, perm os.FileMode) (*UnnamedFile, error) {
-	if !procFdOK() {
+	if unnamedDisabled || !procFdOK() {
 		return nil, errors.ErrUnsupported
 	}
 	dir = rootName(dir)

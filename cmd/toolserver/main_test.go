@@ -67,7 +67,13 @@ func start(t *testing.T, args ...string) *proc {
 // startEnv starts the binary with env added to the test's environment.
 func startEnv(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return startBinary(t, binary, env, args...)
+}
+
+// startBinary is startEnv for the binary bin.
+func startBinary(t *testing.T, bin string, env []string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}

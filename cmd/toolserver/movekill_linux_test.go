@@ -131,15 +131,6 @@ func killDuringMoves(t *testing.T, args []string, from, fromRel, to, toRel strin
 	}
 }
 
-// startInitialized starts the binary with args and does the handshake.
-func startInitialized(t *testing.T, args []string) *proc {
-	t.Helper()
-	p := start(t, args...)
-	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	p.recv()
-	return p
-}
-
 // checkAfterKill checks what a killed move of src to dst left, and names
 // it: "not begun or undone" (the source whole, no destination),
 // "both" (the destination whole, the source whole or in part) or "done".
