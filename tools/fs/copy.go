@@ -233,6 +233,9 @@ type copyOpts struct {
 func (t *toolset) runCopy(ctx context.Context, call *server.Call, src, dst string, plan copyPlan) error {
 	done, err := t.copyTree(ctx, src, dst, plan, copyOpts{meter: newCopyMeter(call, plan)})
 	if err != nil && len(plan.dirs) > 0 {
+		if _, lerr := lstat(t.sb.Fs(), dst); isMissing(lerr) {
+			return fmt.Errorf("%w; nothing was copied", err) // dst itself could not be made
+		}
 		return t.partialCopy(dst, done, len(plan.files), err)
 	}
 	if err == nil && len(plan.dirs) > 0 && !t.noDirSync {
