@@ -122,9 +122,11 @@ func BenchmarkUnifiedDiff(b *testing.B) {
 
 // BenchmarkWriteFileDirSync measures write_file of 1 KiB and 1 MiB on a
 // real directory with the sync of the directory after the rename and
-// without it, side by side: what durability of the rename costs.
+// without it, side by side: what durability of the rename costs. Disks
+// are noisy; run it several times and compare the columns:
 //
-//	go test -run '^$' -bench WriteFileDirSync -benchtime 2s ./tools/fs/
+//	for i in 1 2 3 4 5 6 7 8; do go test -run '^$' -bench WriteFileDirSync ./tools/fs/; done > sync.txt
+//	benchstat -col /dir_sync sync.txt
 func BenchmarkWriteFileDirSync(b *testing.B) {
 	for _, size := range []int{1 << 10, 1 << 20} {
 		content, err := json.Marshal(strings.Repeat("0123456789abcdef", size/16))
@@ -133,11 +135,7 @@ func BenchmarkWriteFileDirSync(b *testing.B) {
 		}
 		args := `{"path":"f.txt","content":` + string(content) + `}`
 		for _, sync := range []bool{true, false} {
-			name := fmt.Sprintf("%dKiB/dir_sync", size>>10)
-			if !sync {
-				name = fmt.Sprintf("%dKiB/no_dir_sync", size>>10)
-			}
-			b.Run(name, func(b *testing.B) {
+			b.Run(fmt.Sprintf("size=%dKiB/dir_sync=%v", size>>10, sync), func(b *testing.B) {
 				dir := b.TempDir()
 				root, err := security.OpenRoot(dir)
 				if err != nil {
