@@ -85,7 +85,11 @@ const (
 // already reported done.
 func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode, sync dirSync, fill fillFunc) (int64, error) {
 	dir := path.Dir(rel)
-	t.sweepBeforeWrite(ctx, dir)
+	if sync == syncTheDir {
+		// Otherwise the caller made the directory (copyTree) or swept it
+		// (moveAcross).
+		t.sweepBeforeWrite(ctx, dir)
+	}
 	if uc, ok := unwrapFs(t.sb.Fs()).(unnamedCreator); ok {
 		// The unnamed file is linked into place below the sandbox's guard
 		// of new names, so the rule for a new name is applied here.

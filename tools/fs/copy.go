@@ -231,6 +231,9 @@ type copyOpts struct {
 // directory's copy ends with the sync of the directory that holds it, as
 // a file's copy does (writeAtomic).
 func (t *toolset) runCopy(ctx context.Context, call *server.Call, src, dst string, plan copyPlan) error {
+	if len(plan.dirs) > 0 {
+		t.sweepBeforeWrite(ctx, path.Dir(dst))
+	}
 	done, err := t.copyTree(ctx, src, dst, plan, copyOpts{meter: newCopyMeter(call, plan)})
 	if err != nil && len(plan.dirs) > 0 {
 		if _, lerr := lstat(t.sb.Fs(), dst); isMissing(lerr) {

@@ -34,18 +34,20 @@ import (
 // right now, so age is what tells a leftover from work under way: a
 // temporary file's time moves with every write into it, and one is
 // renamed away as soon as it is complete; a move's temporary directory's
-// time moves with every entry made in it, and its time is set to the
+// time moves whenever an entry is made directly in it, and is set to the
 // original's only once it has its final name (see copyTree). No call runs
-// for an hour (the default tool timeout is 30 seconds), so an entry that
-// has not changed for that long has no writer left. And should one still
-// have a writer, removing it loses nothing: that write or move fails, the
-// target or source as it was, and says so.
+// for an hour (the tool timeout is 30 seconds unless the server is told
+// otherwise, and copies stop when it runs out), so an entry that has not
+// changed for that long has no writer left. And should one still have a
+// writer, removing it loses nothing: that write or move fails, the target
+// or source as it was, and says so.
 //
 // Stale entries are removed where the tools meet them, never by scanning:
 // a root may be huge. A directory read meets them (list_directory,
 // directory_tree, and every walk), and a write sweeps the directory it
 // writes in, at most once per directory per staleTempAge in a server (see
-// sweepBeforeWrite), since a write only needs the one directory.
+// sweepBeforeWrite), since a write only needs the one directory; the
+// directories a copy makes are new, and are not swept.
 // Removal is best effort: what cannot be removed (a read-only root, a
 // permission) stays, skipped.
 const (
