@@ -26,11 +26,18 @@ import (
 const fakeEnv = "TOOLBENCH_TEST_FAKE"
 
 // TestMain lets the test binary stand in for the targets: run with the
-// argument "echo" it is the echo subcommand, with fakeEnv set it is a fake
-// MCP server.
+// argument "echo" or "floor" it is that subcommand, with fakeEnv set it is
+// a fake MCP server.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "echo" {
 		if err := echoMain(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if len(os.Args) > 1 && os.Args[1] == "floor" {
+		if err := floorMain(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -59,6 +59,13 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "floor" {
+		if err := floorMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "toolbench floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 

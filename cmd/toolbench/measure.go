@@ -67,7 +67,7 @@ func run(ctx context.Context, specs [2]Spec, o Options, log io.Writer) (*Results
 	res := &Results{}
 	if o.has(measureRTT) {
 		fmt.Fprintf(log, "toolbench: rtt: %d round trips each (after %d warm-up)\n", o.N, o.Warmup)
-		s, err := measureRoundTrips(ctx, specs, o)
+		s, err := measureRoundTrips(ctx, specs[:], o)
 		if err != nil {
 			return nil, fmt.Errorf("rtt: %w", err)
 		}
@@ -83,7 +83,7 @@ func run(ctx context.Context, specs [2]Spec, o Options, log io.Writer) (*Results
 	}
 	if o.has(measurePayload) {
 		fmt.Fprintf(log, "toolbench: payload: %d calls of %s each\n", o.PayloadN, o.PayloadTool)
-		s, size, err := measurePayloadRun(ctx, specs, o)
+		s, size, err := measurePayloadRun(ctx, specs[:], o)
 		if err != nil {
 			return nil, fmt.Errorf("payload: %w", err)
 		}
@@ -91,7 +91,7 @@ func run(ctx context.Context, specs [2]Spec, o Options, log io.Writer) (*Results
 	}
 	if o.has(measureCold) {
 		fmt.Fprintf(log, "toolbench: cold: %d starts each\n", o.Cold)
-		s, err := measureColdStarts(ctx, specs, o)
+		s, _, err := measureColdStarts(ctx, specs[:], o)
 		if err != nil {
 			return nil, fmt.Errorf("cold: %w", err)
 		}
@@ -112,22 +112,19 @@ func quietGC() (restore func()) {
 	}
 }
 
-// interleave calls fn for both targets in each of rounds rounds, in the
-// order A B, then B A, then A B, …: drift of the machine, warm caches and
-// the cost of switching targets fall on both alike. It stops at the first
+// interleave calls fn for each of n targets in each of rounds rounds, the
+// order turning by one target a round: for two, A B, then B A, then A B, …;
+// for three, A B C, B C A, C A B, …. Drift of the machine, warm caches and
+// the cost of switching targets fall on all alike. It stops at the first
 // error and collects garbage before each round, outside any timing.
-func interleave(ctx context.Context, rounds int, fn func(round, target int) error) error {
+func interleave(ctx context.Context, rounds, n int, fn func(round, target int) error) error {
 	for r := range rounds {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		runtime.GC()
-		order := [2]int{0, 1}
-		if r%2 == 1 {
-			order = [2]int{1, 0}
-		}
-		for _, t := range order {
-			if err := fn(r, t); err != nil {
+		for i := range n {
+			if err := fn(r, (r+i)%n); err != nil {
 				return err
 			}
 		}
@@ -136,12 +133,17 @@ func interleave(ctx context.Context, rounds int, fn func(round, target int) erro
 }
 
 // evenRounds returns how many rounds of at most size items cover total,
-// rounded up to an even number, so that each target goes first equally
-// often.
-func evenRounds(total, size int) int {
+// rounded up to an even number, so that each of two targets goes first
+// equally often.
+func evenRounds(total, size int) int { return fairRounds(total, size, 2) }
+
+// fairRounds returns how many rounds of at most size items cover total,
+// rounded up to a multiple of n, so that each of n targets goes first
+// equally often.
+func fairRounds(total, size, n int) int {
 	r := (total + size - 1) / size
-	if r > 1 && r%2 == 1 {
-		r++
+	if r > 1 && r%n != 0 {
+		r += n - r%n
 	}
 	return r
 }
@@ -160,14 +162,17 @@ type session struct {
 	req    []byte
 }
 
-// openSession starts spec and performs the MCP handshake. With checking on,
-// the server must offer every tool in need.
+// openSession starts spec and performs the MCP handshake (a floor has
+// none). With checking on, the server must offer every tool in need.
 func openSession(ctx context.Context, spec Spec, o Options, need ...string) (*session, error) {
 	p, err := startProcess(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	p.setDeadline(o.Stall)
+	if spec.Floor {
+		return &session{spec: spec, p: p, check: o.Check, stall: o.Stall, nextID: firstCallID}, nil
+	}
 	names, _, err := handshake(p, o.Check)
 	if err == nil && o.Check && !spec.Echo {
 		for _, tool := range need {
@@ -183,25 +188,23 @@ func openSession(ctx context.Context, spec Spec, o Options, need ...string) (*se
 	return &session{spec: spec, p: p, check: o.Check, stall: o.Stall, nextID: firstCallID}, nil
 }
 
-// openPair opens a session on each target.
-func openPair(ctx context.Context, specs [2]Spec, o Options, need ...string) ([2]*session, error) {
-	var ss [2]*session
-	for i, spec := range specs {
+// openAll opens a session on each target.
+func openAll(ctx context.Context, specs []Spec, o Options, need ...string) ([]*session, error) {
+	ss := make([]*session, 0, len(specs))
+	for _, spec := range specs {
 		s, err := openSession(ctx, spec, o, need...)
 		if err != nil {
-			if i == 1 {
-				ss[0].p.kill()
-			}
-			return ss, err
+			_ = closeAll(ss, true)
+			return nil, err
 		}
-		ss[i] = s
+		ss = append(ss, s)
 	}
 	return ss, nil
 }
 
-// closePair ends both sessions: a clean close when the measure succeeded
+// closeAll ends the sessions: a clean close when the measure succeeded
 // (and its error, if any, is the result), a kill when it failed.
-func closePair(ss [2]*session, failed bool) error {
+func closeAll(ss []*session, failed bool) error {
 	var errs []error
 	for _, s := range ss {
 		if failed {
@@ -271,6 +274,8 @@ func handshake(p *Process, check bool) (names []string, arrived time.Time, err e
 func (s *session) verify(line, req []byte, id int64, method string) error {
 	var err error
 	switch {
+	case s.spec.Floor:
+		err = checkFloorAnswer(line)
 	case s.spec.Echo:
 		if !bytes.Equal(line, bytes.TrimSuffix(req, []byte("\n"))) {
 			err = fmt.Errorf("echo answered id %d with a different line: %s", id, snippet(line))
@@ -291,37 +296,47 @@ func (s *session) verify(line, req []byte, id int64, method string) error {
 // to the arrival of the answer, taken before the answer is checked, and the
 // answer's length.
 func (s *session) call(build requestFunc, method string) (time.Duration, int, error) {
+	d, line, err := s.exchange(build, method)
+	return d, len(line), err
+}
+
+// exchange is call, returning the checked answer line itself, which is
+// valid until the next read.
+func (s *session) exchange(build requestFunc, method string) (time.Duration, []byte, error) {
 	id := s.nextID
 	s.nextID++
 	s.req = build(s.req[:0], id)
 	start := time.Now()
 	if err := s.p.write(s.req); err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	for {
 		line, err := s.p.readLine()
 		end := time.Now()
 		if err != nil {
-			return 0, 0, err
+			return 0, nil, err
 		}
-		_, skip, err := answerID(line)
-		if err != nil {
-			return 0, 0, fmt.Errorf("%s: call id %d: %w", s.spec.Label, id, err)
-		}
-		if skip {
-			continue // a notification; the answer is still to come
+		if !s.spec.Floor { // a floor's answer is no JSON-RPC message
+			_, skip, err := answerID(line)
+			if err != nil {
+				return 0, nil, fmt.Errorf("%s: call id %d: %w", s.spec.Label, id, err)
+			}
+			if skip {
+				continue // a notification; the answer is still to come
+			}
 		}
 		if err := s.verify(line, s.req, id, method); err != nil {
-			return 0, 0, err
+			return 0, nil, err
 		}
-		return end.Sub(start), len(line), nil
+		return end.Sub(start), line, nil
 	}
 }
 
 // latencyRounds runs warmup and then n calls on each session, interleaved
 // in rounds of round calls, and returns the n timings of each. The pipes
 // are in blocking mode meanwhile.
-func latencyRounds(ctx context.Context, ss [2]*session, build [2]requestFunc, warmup, n, round int) (samples [2][]time.Duration, err error) {
+func latencyRounds(ctx context.Context, ss []*session, build []requestFunc, warmup, n, round int) (samples [][]time.Duration, err error) {
+	samples = make([][]time.Duration, len(ss))
 	for _, s := range ss {
 		if err := s.p.setBlocking(true); err != nil {
 			return samples, err
@@ -333,8 +348,8 @@ func latencyRounds(ctx context.Context, ss [2]*session, build [2]requestFunc, wa
 		}()
 	}
 	do := func(total int, keep bool) error {
-		rounds := evenRounds(total, round)
-		return interleave(ctx, rounds, func(r, t int) error {
+		rounds := fairRounds(total, round, len(ss))
+		return interleave(ctx, rounds, len(ss), func(r, t int) error {
 			defer ss[t].p.watchdog(ss[t].stall)()
 			for range share(total, rounds, r) {
 				d, _, err := ss[t].call(build[t], "tools/call")
@@ -351,53 +366,71 @@ func latencyRounds(ctx context.Context, ss [2]*session, build [2]requestFunc, wa
 	if err := do(warmup, false); err != nil {
 		return samples, err
 	}
-	samples[0] = make([]time.Duration, 0, n)
-	samples[1] = make([]time.Duration, 0, n)
+	for t := range samples {
+		samples[t] = make([]time.Duration, 0, n)
+	}
 	return samples, do(n, true)
 }
 
-// measureRoundTrips is the rtt measure: the same tools/call line to both.
-func measureRoundTrips(ctx context.Context, specs [2]Spec, o Options) (samples [2][]time.Duration, err error) {
+// measureRoundTrips is the rtt measure: the same tools/call line to all.
+func measureRoundTrips(ctx context.Context, specs []Spec, o Options) (samples [][]time.Duration, err error) {
 	tpl, err := newCallTemplate(o.Tool, o.Args)
 	if err != nil {
-		return samples, err
+		return nil, err
 	}
-	ss, err := openPair(ctx, specs, o, o.Tool)
+	ss, err := openAll(ctx, specs, o, o.Tool)
 	if err != nil {
-		return samples, err
+		return nil, err
 	}
-	defer func() { err = errors.Join(err, closePair(ss, err != nil)) }()
-	build := tpl.appendLine
-	return latencyRounds(ctx, ss, [2]requestFunc{build, build}, o.Warmup, o.N, o.Round)
+	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
+	build := make([]requestFunc, len(ss))
+	for t := range build {
+		build[t] = tpl.appendLine
+	}
+	return latencyRounds(ctx, ss, build, o.Warmup, o.N, o.Round)
 }
 
-// measurePayloadRun is the payload measure: the server gets the payload
-// call, and the echo a padded line as long as the server's answer to it.
-func measurePayloadRun(ctx context.Context, specs [2]Spec, o Options) (samples [2][]time.Duration, size int, err error) {
+// measurePayloadRun is the payload measure: each server gets the payload
+// call, and the echo a padded line as long as the first server's answer to
+// it (the size returned).
+func measurePayloadRun(ctx context.Context, specs []Spec, o Options) (samples [][]time.Duration, size int, err error) {
 	tpl, err := newCallTemplate(o.PayloadTool, o.PayloadArgs)
 	if err != nil {
-		return samples, 0, err
+		return nil, 0, err
 	}
-	ss, err := openPair(ctx, specs, o, o.PayloadTool)
+	ss, err := openAll(ctx, specs, o, o.PayloadTool)
 	if err != nil {
-		return samples, 0, err
+		return nil, 0, err
 	}
-	defer func() { err = errors.Join(err, closePair(ss, err != nil)) }()
-	ss[0].p.setDeadline(o.Stall)
-	if _, size, err = ss[0].call(tpl.appendLine, "tools/call"); err != nil {
-		return samples, 0, err
+	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
+	if size, err = answerSize(ss, tpl.appendLine, o.Stall); err != nil {
+		return nil, 0, err
 	}
-	pad := func(dst []byte, id int64) []byte { return appendPadLine(dst, id, size) }
-	build := [2]requestFunc{tpl.appendLine, pad}
-	if specs[0].Echo {
-		build[0] = pad
-	}
-	if !specs[1].Echo {
-		build[1] = tpl.appendLine // a baseline server gets the same call, not the echo's padding
+	build := make([]requestFunc, len(ss))
+	for t, s := range ss {
+		build[t] = tpl.appendLine // a baseline server gets the same call, not the echo's padding
+		if s.spec.Echo {
+			build[t] = func(dst []byte, id int64) []byte { return appendPadLine(dst, id, size) }
+		}
 	}
 	round := max(1, min(o.Round, o.PayloadN/10))
 	samples, err = latencyRounds(ctx, ss, build, max(1, o.PayloadN/10), o.PayloadN, round)
 	return samples, size, err
+}
+
+// answerSize calls the first server of ss once with build and returns the
+// length of its answer, which the echo's padded lines then match. With no
+// server (the echo against itself) it is the request's length.
+func answerSize(ss []*session, build requestFunc, stall time.Duration) (int, error) {
+	for _, s := range ss {
+		if s.spec.Echo || s.spec.Floor {
+			continue
+		}
+		s.p.setDeadline(stall)
+		_, size, err := s.call(build, "tools/call")
+		return size, err
+	}
+	return len(build(nil, firstCallID)) - 1, nil
 }
 
 // pipelined sends count requests with up to k in flight: a writer goroutine
@@ -488,11 +521,11 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 	if err != nil {
 		return cps, rss, err
 	}
-	ss, err := openPair(ctx, specs, o, o.Tool)
+	ss, err := openAll(ctx, specs[:], o, o.Tool)
 	if err != nil {
 		return cps, rss, err
 	}
-	defer func() { err = errors.Join(err, closePair(ss, err != nil)) }()
+	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
 	rounds := evenRounds(min(o.Rounds, o.Calls), 1)
 	var rates [2][]float64
 	pipe := func(calls func(round int) int, keep bool) func(r, t int) error {
@@ -507,11 +540,11 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 		}
 	}
 	warm := func(int) int { return min(o.Warmup, o.Calls) }
-	if err := interleave(ctx, 1, pipe(warm, false)); err != nil {
+	if err := interleave(ctx, 1, 2, pipe(warm, false)); err != nil {
 		return cps, rss, err
 	}
 	measured := func(r int) int { return share(o.Calls, rounds, r) }
-	if err := interleave(ctx, rounds, pipe(measured, true)); err != nil {
+	if err := interleave(ctx, rounds, 2, pipe(measured, true)); err != nil {
 		return cps, rss, err
 	}
 	for t, s := range ss {
@@ -524,40 +557,49 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 }
 
 // coldStart times one start of spec: from spawning to the arrival of the
-// tools/list response. The process must then exit when its stdin closes.
-func coldStart(ctx context.Context, spec Spec, o Options) (time.Duration, error) {
+// tools/list response. It also returns the process's peak RSS (VmHWM) read
+// just after that answer. The process must then exit when its stdin closes.
+func coldStart(ctx context.Context, spec Spec, o Options) (time.Duration, int64, error) {
 	start := time.Now()
 	p, err := startProcess(ctx, spec)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	p.setDeadline(o.Stall)
 	_, arrived, err := handshake(p, o.Check)
+	var rss int64
+	if err == nil {
+		if rss, err = p.peakRSS(); err != nil {
+			err = fmt.Errorf("%s: peak RSS: %w", spec.Label, err)
+		}
+	}
 	if err != nil {
 		p.kill()
-		return 0, err
+		return 0, 0, err
 	}
 	if err := p.Close(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return arrived.Sub(start), nil
+	return arrived.Sub(start), rss, nil
 }
 
 // measureColdStarts is the cold measure: o.Cold starts of each target,
 // interleaved, after one discarded start each that warms the page cache.
-func measureColdStarts(ctx context.Context, specs [2]Spec, o Options) ([2][]time.Duration, error) {
-	var samples [2][]time.Duration
+// It returns the times and the peak RSS at start of each.
+func measureColdStarts(ctx context.Context, specs []Spec, o Options) (samples [][]time.Duration, rss [][]int64, err error) {
+	samples, rss = make([][]time.Duration, len(specs)), make([][]int64, len(specs))
 	start := func(keep bool) func(r, t int) error {
 		return func(_, t int) error {
-			d, err := coldStart(ctx, specs[t], o)
+			d, m, err := coldStart(ctx, specs[t], o)
 			if err == nil && keep {
 				samples[t] = append(samples[t], d)
+				rss[t] = append(rss[t], m)
 			}
 			return err
 		}
 	}
-	if err := interleave(ctx, 1, start(false)); err != nil {
-		return samples, err
+	if err := interleave(ctx, 1, len(specs), start(false)); err != nil {
+		return nil, nil, err
 	}
-	return samples, interleave(ctx, o.Cold, start(true))
+	return samples, rss, interleave(ctx, o.Cold, len(specs), start(true))
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,12 +184,25 @@ func TestRounds(t *testing.T) {
 			t.Errorf("shares of %d in %d rounds add up to %d", c.total, c.want, sum)
 		}
 	}
-	var order []int
-	err := interleave(context.Background(), 3, func(_, target int) error {
-		order = append(order, target)
-		return nil
-	})
-	if err != nil || len(order) != 6 || order[0] != 0 || order[1] != 1 || order[2] != 1 || order[3] != 0 {
-		t.Errorf("interleave order %v, %v", order, err)
+	for _, c := range []struct{ total, size, n, want int }{{30, 1, 3, 30}, {31, 1, 3, 33}, {1000, 100, 3, 12}, {5, 10, 3, 1}} {
+		if got := fairRounds(c.total, c.size, c.n); got != c.want {
+			t.Errorf("fairRounds(%d, %d, %d) = %d, want %d", c.total, c.size, c.n, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		rounds, n int
+		want      []int
+	}{
+		{3, 2, []int{0, 1, 1, 0, 0, 1}},
+		{3, 3, []int{0, 1, 2, 1, 2, 0, 2, 0, 1}},
+	} {
+		var order []int
+		err := interleave(context.Background(), c.rounds, c.n, func(_, target int) error {
+			order = append(order, target)
+			return nil
+		})
+		if err != nil || !slices.Equal(order, c.want) {
+			t.Errorf("interleave of %d targets: order %v, %v; want %v", c.n, order, err, c.want)
+		}
 	}
 }

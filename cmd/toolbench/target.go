@@ -29,6 +29,9 @@ type Spec struct {
 	// Echo marks the line echo: its answers are the request lines themselves
 	// and are checked byte for byte.
 	Echo bool
+	// Floor marks the work floor ("toolbench floor"): no MCP handshake, and
+	// its answers are checked by checkFloorAnswer.
+	Floor bool
 }
 
 // exitGrace is how long a target may take to exit once its stdin is closed.
