@@ -1,0 +1,89 @@
+// Command sdkpeer is the bench's go-sdk peer: a small MCP server over
+// stdio, built on the official Go SDK (github.com/modelcontextprotocol/go-sdk),
+// that serves the reads and the listing toolserver is measured on, the way
+// a new user of the SDK would write them:
+//
+//	read_file {path}       the file's text
+//	list_directory {path}  one entry a line, then the counts, in the text
+//	                       toolserver gives (package listing)
+//
+// Paths are relative to -root and opened through an os.Root, so that the
+// peer pays for a sandbox as toolserver does.
+//
+// It exists only for "toolbench -suite issue14". The SDK is a test-only
+// dependency of this module: no shipped binary (toolserver, toolagent,
+// toolbench) imports this package or the SDK, and toolbench runs this
+// program as a separate binary that the user builds:
+//
+//	go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer
+//	/tmp/bench-sdk -root DIR
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stdiotools/toolserver/cmd/toolbench/internal/listing"
+)
+
+func main() {
+	root := flag.String("root", ".", "the folder the tools work in")
+	flag.Parse()
+	if err := run(context.Background(), *root, &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "sdkpeer:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves the tools on dir over t until the client goes away.
+func run(ctx context.Context, dir string, t mcp.Transport) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return newServer(root).Run(ctx, t)
+}
+
+// PathArgs are the arguments of both tools.
+type PathArgs struct {
+	Path string `json:"path" jsonschema:"the file or folder, relative to the root"`
+}
+
+// newServer returns the server with its two tools on root.
+func newServer(root *os.Root) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "sdkpeer", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "read_file", Description: "Reads a file and returns its text."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in PathArgs) (*mcp.CallToolResult, any, error) {
+			b, err := root.ReadFile(in.Path)
+			if err != nil {
+				return nil, nil, err
+			}
+			return textResult(string(b)), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "list_directory", Description: "Lists a folder, one entry a line."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in PathArgs) (*mcp.CallToolResult, any, error) {
+			f, err := root.Open(in.Path)
+			if err != nil {
+				return nil, nil, err
+			}
+			defer f.Close()
+			entries, err := f.ReadDir(-1)
+			if err != nil {
+				return nil, nil, err
+			}
+			slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+			return textResult(string(listing.Append(nil, in.Path, entries))), nil, nil
+		})
+	return s
+}
+
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
