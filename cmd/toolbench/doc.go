@@ -2,7 +2,9 @@
 
 // Command toolbench measures an MCP stdio server against the physical floor
 // of its transport: a line echo that copies every request line straight back
-// and does nothing else.
+// and does nothing else. With -suite issue14 it measures every goal of
+// issue 14 at once, with a go-sdk peer and a floor of the work as well (see
+// "The suite of issue 14" below).
 //
 // A target is any command line that speaks newline-delimited JSON over its
 // stdin and stdout. toolbench runs two of them side by side in one run:
@@ -89,6 +91,67 @@
 // writing once per line, it keeps a spare P for the runtime, so that sysmon
 // does not take its P away each time it waits in read(2) (see echoMain).
 //
+// # The suite of issue 14
+//
+// "toolbench -suite issue14" measures every goal of issue 14 in one run,
+// side by side, and prints one table: each measure, the figures, the
+// ratios and the goal with ok or MISSED. It works in a folder of its own
+// (-root), which it prepares: 1k.txt, 1m.txt and 16m.txt (numbered lines
+// of 64 bytes), the folder many of 1,000 empty files, and the files to
+// edit. A folder that is not empty must carry the mark .toolbench-suite
+// that the suite leaves, so that it never writes into a folder of yours.
+// Both servers are given that folder as their root on their command lines:
+//
+//	go build -o /tmp/bench-ts ./cmd/toolserver
+//	go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer
+//	go build -o /tmp/toolbench ./cmd/toolbench
+//	/tmp/toolbench -cpu 0 -suite issue14 -root /tmp/suite \
+//	    -server '/tmp/bench-ts --root /tmp/suite --log-level warn --max-repeats -1' \
+//	    -sdk '/tmp/bench-sdk -root /tmp/suite'
+//
+// Four targets take part:
+//
+//	toolserver  the server under test (-server)
+//	go-sdk      the peer (-sdk): internal/sdkpeer, a server built on the
+//	            official Go SDK serving read_file {path} and list_directory
+//	            {path} in toolserver's text; the SDK is a test-only
+//	            dependency of the module, so the peer is a program of its
+//	            own that only the bench uses, and toolbench itself does not
+//	            link it
+//	echo        the line echo, the floor of the transport
+//	floor       "toolbench floor -root DIR", the floor of the work: a hidden
+//	            subcommand that, with no protocol, lists a folder
+//	            (os.ReadDir and list_directory's text, sent back as one JSON
+//	            string) or writes a file as write_file does (temporary file,
+//	            write, fsync, rename, fsync of the folder) with the bytes it
+//	            is sent after a "write N PATH" line
+//
+// The measures, each on fresh processes, interleaved where they compare
+// times (the order turns by one target each round):
+//
+//	spawn → tools/list answer, and the peak RSS just then (VmHWM), median
+//	    of -cold starts: toolserver, go-sdk, echo
+//	read_file 1 KiB round trip (-n): toolserver, go-sdk, echo
+//	read_file 1 KiB, calls/s with -k in flight (-calls): toolserver, echo
+//	read_file 1 MiB round trip (-payload-n): toolserver, go-sdk, and the
+//	    echo carrying a line as long as toolserver's answer
+//	peak RSS after -mem-calls reads of 1 MiB, -k in flight: toolserver,
+//	    go-sdk, echo (same bytes)
+//	peak RSS after -mem-calls reads of 4 MiB of the 16 MiB file (offset
+//	    and limit, a quarter of its lines each), -k in flight: toolserver,
+//	    echo (same bytes)
+//	list_directory of 1,000 entries (-list-n): toolserver, go-sdk, floor
+//	write_file of 1 and 8 MiB (-write-n): toolserver, floor
+//	edit_file of one line in a file of 1 and 8 MiB (-write-n), changed and
+//	    changed back call by call: toolserver, and the floor writing as
+//	    many bytes; a call toolserver refuses (edit_file works on files up
+//	    to the read limit, 4 MiB) is reported as refused, and its goal as
+//	    missed
+//
+// Before timing, the answers are held to the files: the reads must return
+// the file's text, and the three listings must be the same text; after
+// the writes, the files must hold what was written.
+//
 // toolbench uses Linux interfaces (/proc, taskset) and the standard library
-// only.
+// only; internal/sdkpeer links the Go SDK, and is built on its own.
 package main

@@ -23,7 +23,12 @@ import (
 //	nocalc    ok, but tools/list does not offer calc
 //	hang      ok, but never answers tools/call
 //	noid      answers tools/call with an error response without id
+//	files     ok, and serves the file tools of fakeFileTool in the folder
+//	          named by fakeRootEnv
 const fakeEnv = "TOOLBENCH_TEST_FAKE"
+
+// fakeRootEnv names the folder of the fake's file tools.
+const fakeRootEnv = "TOOLBENCH_TEST_FAKE_ROOT"
 
 // TestMain lets the test binary stand in for the targets: run with the
 // argument "echo" or "floor" it is that subcommand, with fakeEnv set it is
@@ -106,15 +111,17 @@ func fakeServer(mode string, in io.Reader, out io.Writer) error {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params struct {
-				Name      string `json:"name"`
-				Arguments struct {
-					Size int `json:"size"`
-				} `json:"arguments"`
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
 			} `json:"params"`
 		}
 		if err := json.Unmarshal(line, &req); err != nil {
 			return fmt.Errorf("bad request %q: %v", line, err)
 		}
+		var args struct {
+			Size int `json:"size"`
+		}
+		_ = json.Unmarshal(req.Params.Arguments, &args) // the file tools' arguments differ
 		if req.ID == nil {
 			continue // a notification
 		}
@@ -131,14 +138,22 @@ func fakeServer(mode string, in io.Reader, out io.Writer) error {
 			if mode != "nocalc" {
 				tools = append(tools, map[string]any{"name": "calc"})
 			}
+			if mode == "files" {
+				for _, name := range []string{"list_directory", "write_file", "edit_file"} {
+					tools = append(tools, map[string]any{"name": name})
+				}
+			}
 			resp.Result = map[string]any{"tools": tools}
 		case "tools/call":
 			text := "2"
 			if req.Params.Name == "read_file" {
-				text = strings.Repeat("a", req.Params.Arguments.Size)
+				text = strings.Repeat("a", args.Size)
 			}
 			resp.Result = map[string]any{"content": []map[string]any{{"type": "text", "text": text}}}
 			switch mode {
+			case "files":
+				text, isErr := fakeFileTool(os.Getenv(fakeRootEnv), req.Params.Name, req.Params.Arguments)
+				resp.Result = map[string]any{"content": []map[string]any{{"type": "text", "text": text}}, "isError": isErr}
 			case "notify":
 				if err := send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
 					"params": map[string]any{"level": "info", "data": "working"}}); err != nil {

@@ -32,6 +32,9 @@ const (
 	defaultPayloadN    = 200
 	defaultStall       = 30 * time.Second
 	defaultTimeout     = 15 * time.Minute
+	defaultListN       = 1000
+	defaultWriteN      = 10
+	defaultMemCalls    = 160
 )
 
 // reportedError is a command-line error that the flag package has already
@@ -44,11 +47,19 @@ type config struct {
 	// baseline, when set, replaces the echo as B: a second server to
 	// compare with, such as the same server before a change.
 	baseline []string
-	opts     Options
-	cpu      string
-	json     bool
-	quiet    bool
-	timeout  time.Duration
+	// suite names a suite of measures to run instead (issue14), in root,
+	// with sdk the go-sdk peer's command line.
+	suite string
+	root  string
+	sdk   []string
+	// plan sets the sizes of the suite's files; its zero value is the
+	// real sizes (tests set less).
+	plan    suitePlan
+	opts    Options
+	cpu     string
+	json    bool
+	quiet   bool
+	timeout time.Duration
 }
 
 func main() {
@@ -95,6 +106,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "toolbench:", err)
 		return 1
+	}
+	if cfg.suite != "" {
+		return suiteMain(cfg, self, cpuList, pinned, stdout, stderr)
 	}
 	specs := [2]Spec{
 		{Label: filepath.Base(cfg.server[0]), Argv: cfg.server},
@@ -151,9 +165,13 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: toolbench [flags] -server 'cmd args'
        toolbench [flags] -- cmd args
+       toolbench -suite issue14 -root DIR -server 'cmd --root DIR …' -sdk 'sdkpeer -root DIR' [flags]
 
 Measures an MCP stdio server (A) against a line echo (B), interleaved,
-and prints medians and the ratio A/B. See "go doc ./cmd/toolbench".
+and prints medians and the ratio A/B. With -suite issue14, measures every
+goal of issue 14 against the go-sdk peer (go build ./cmd/toolbench/internal/sdkpeer),
+the echo and a floor of the work, in a folder it prepares. See
+"go doc ./cmd/toolbench".
 
 Flags:
 `)
@@ -176,7 +194,13 @@ Flags:
 	fs.IntVar(&o.PayloadN, "payload-n", defaultPayloadN, "payload: measured calls per target")
 	fs.BoolVar(&o.Check, "check", true, "check every server response (false: check only its id, so an echo can stand as the server)")
 	fs.DurationVar(&o.Stall, "stall", defaultStall, "abort when a round or a start takes longer than this")
-	fs.StringVar(&cfg.cpu, "cpu", "", "CPU list to pin toolbench and both targets to, e.g. 0 (re-executes under taskset)")
+	fs.StringVar(&cfg.suite, "suite", "", "run a suite of measures instead: issue14 (needs -root and -sdk; the -only, -tool, -args, -payload-* and -baseline flags do not apply)")
+	fs.StringVar(&cfg.root, "root", "", "suite: a new or empty folder to prepare the files in (or one prepared before); give it to the servers too")
+	sdk := fs.String("sdk", "", "suite: the go-sdk peer's command line, split on spaces, e.g. '/tmp/bench-sdk -root DIR'")
+	fs.IntVar(&o.ListN, "list-n", defaultListN, "suite: measured listings per target")
+	fs.IntVar(&o.WriteN, "write-n", defaultWriteN, "suite: measured writes and edits per target and size")
+	fs.IntVar(&o.MemCalls, "mem-calls", defaultMemCalls, "suite: calls of each memory measure")
+	fs.StringVar(&cfg.cpu, "cpu", "", "CPU list to pin toolbench and all targets to, e.g. 0 (re-executes under taskset)")
 	fs.BoolVar(&cfg.json, "json", false, "print a JSON object instead of the table")
 	fs.BoolVar(&cfg.quiet, "q", false, "no progress lines on stderr")
 	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "abort the whole run after this long")
@@ -199,6 +223,10 @@ Flags:
 		return cfg, errors.New("no server: use -server 'cmd args' or -- cmd args")
 	}
 	cfg.baseline = strings.Fields(*baseline)
+	cfg.sdk = strings.Fields(*sdk)
+	if cfg.suite != "" {
+		return cfg, checkSuiteConfig(&cfg, fs)
+	}
 
 	if *only == "" {
 		for _, m := range allMeasures() {

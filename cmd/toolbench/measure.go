@@ -44,6 +44,9 @@ type Options struct {
 	PayloadN    int           `json:"payload_n,omitempty"`    // payload: measured calls per target
 	Check       bool          `json:"check"`                  // check whole responses, not only ids
 	Stall       time.Duration `json:"stall_ns"`               // give up on a round or start after this
+	ListN       int           `json:"list_n,omitempty"`       // suite: measured listings per target
+	WriteN      int           `json:"write_n,omitempty"`      // suite: measured writes and edits per target and size
+	MemCalls    int           `json:"mem_calls,omitempty"`    // suite: calls of each memory measure
 }
 
 // has reports whether measure m was asked for.
@@ -436,9 +439,11 @@ func answerSize(ss []*session, build requestFunc, stall time.Duration) (int, err
 // pipelined sends count requests with up to k in flight: a writer goroutine
 // takes a slot of the semaphore before each write and the reader gives one
 // back for each answer. It returns the time from the first write to the last
-// answer. With checking on, answers are kept and checked after the clock
-// stops, so that checking does not compete with the target for the CPU.
-func (s *session) pipelined(k, count int, build requestFunc) (time.Duration, error) {
+// answer. With checking on, the first keep answers are kept and checked
+// after the clock stops, so that checking does not compete with the target
+// for the CPU; any others, which a memory measure would otherwise have to
+// hold, get only the quick check of quickCheck as they arrive.
+func (s *session) pipelined(k, count int, build requestFunc, keep int) (time.Duration, error) {
 	first := s.nextID
 	s.nextID += int64(count)
 	sem := make(chan struct{}, k)
@@ -490,10 +495,16 @@ func (s *session) pipelined(k, count int, build requestFunc) (time.Duration, err
 			return fail(fmt.Errorf("%s: unexpected or repeated response id %s: %s", s.spec.Label, raw, snippet(line)))
 		}
 		seen[id-first] = true
-		if s.check {
+		switch {
+		case !s.check:
+		case len(ids) < keep:
 			kept = append(kept, line...)
 			ends = append(ends, len(kept))
 			ids = append(ids, id)
+		case !s.spec.Echo:
+			if err := quickCheck(line); err != nil {
+				return fail(fmt.Errorf("%s: id %d: %w", s.spec.Label, id, err))
+			}
 		}
 		<-sem
 		got++
@@ -532,7 +543,7 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 		return func(r, t int) error {
 			ss[t].p.setDeadline(o.Stall)
 			n := calls(r)
-			d, err := ss[t].pipelined(o.K, n, tpl.appendLine)
+			d, err := ss[t].pipelined(o.K, n, tpl.appendLine, n)
 			if err == nil && keep {
 				rates[t] = append(rates[t], float64(n)/d.Seconds())
 			}

@@ -279,10 +279,39 @@ func checkResponse(line []byte, id int64, method string) (json.RawMessage, error
 			if len(res.Content) > 0 {
 				msg = res.Content[0].Text
 			}
-			return nil, fmt.Errorf("tools/call id %d: the tool reported isError: %s", id, snippetString(msg))
+			return nil, &toolError{id: id, msg: msg}
 		}
 	}
 	return resp.Result, nil
+}
+
+// toolError is a tools/call answered with result.isError = true: the tool
+// refused or failed, and msg is the first text it gave.
+type toolError struct {
+	id  int64
+	msg string
+}
+
+func (e *toolError) Error() string {
+	return fmt.Sprintf("tools/call id %d: the tool reported isError: %s", e.id, snippetString(e.msg))
+}
+
+// quickCheck verifies, without decoding, that line has a result and no
+// error, and that the result is not a tool error (isError true): what
+// checkResponse would find wrong with an answer that is large only when
+// it succeeds.
+func quickCheck(line []byte) error {
+	if msg, failed := topLevelMember(line, "error"); failed {
+		return fmt.Errorf("JSON-RPC error: %s", snippet(msg))
+	}
+	result, ok := topLevelMember(line, "result")
+	if !ok {
+		return fmt.Errorf("response without result: %s", snippet(line))
+	}
+	if v, ok := topLevelMember(result, "isError"); ok && string(v) == "true" {
+		return fmt.Errorf("the tool reported isError: %s", snippet(result))
+	}
+	return nil
 }
 
 // checkID verifies only that line is a JSON object carrying id (-check=false).
