@@ -127,7 +127,11 @@
 //	            is sent after a "write N PATH" line
 //
 // The measures, each on fresh processes, interleaved where they compare
-// times (the order turns by one target each round):
+// times (the order turns by one target each round). A Go server that sat
+// idle through the other targets' rounds is slower for a few milliseconds
+// after, so each round of round trips starts with 10 ms of unmeasured
+// calls, and each target is let go idle (its CPU time in /proc stops
+// growing) before the next one's round:
 //
 //	spawn → tools/list answer, and the peak RSS just then (VmHWM), median
 //	    of -cold starts: toolserver, go-sdk, echo

@@ -47,6 +47,9 @@ type Options struct {
 	ListN       int           `json:"list_n,omitempty"`       // suite: measured listings per target
 	WriteN      int           `json:"write_n,omitempty"`      // suite: measured writes and edits per target and size
 	MemCalls    int           `json:"mem_calls,omitempty"`    // suite: calls of each memory measure
+	// RoundWarm is how long each round of round trips starts with
+	// unmeasured calls (the suite's; none otherwise).
+	RoundWarm time.Duration `json:"round_warm_ns,omitempty"`
 }
 
 // has reports whether measure m was asked for.
@@ -102,6 +105,9 @@ func run(ctx context.Context, specs [2]Spec, o Options, log io.Writer) (*Results
 	}
 	return res, nil
 }
+
+// settleLimit bounds the wait for a target to go idle after its round.
+const settleLimit = 100 * time.Millisecond
 
 // quietGC turns the collector off, so that it cannot run inside a timed
 // region; interleave collects between rounds instead. A memory limit keeps
@@ -336,9 +342,16 @@ func (s *session) exchange(build requestFunc, method string) (time.Duration, []b
 }
 
 // latencyRounds runs warmup and then n calls on each session, interleaved
-// in rounds of round calls, and returns the n timings of each. The pipes
-// are in blocking mode meanwhile.
-func latencyRounds(ctx context.Context, ss []*session, build []requestFunc, warmup, n, round int) (samples [][]time.Duration, err error) {
+// in rounds of round calls, and returns the n timings of each. With
+// roundWarm, each measured round starts with unmeasured calls for that
+// long: a server that sat idle through the other targets' rounds is slow
+// for a few milliseconds after (measured on one CPU: toolserver's and the
+// go-sdk peer's 1 KiB round trips 1.5 to 2x slower for the first 4 ms or
+// so after the other's round of 25 ms), and with a slow peer in the
+// rotation that would be charged to every round. After each round, the
+// target is given time to go idle (Process.settle). The pipes are in
+// blocking mode meanwhile.
+func latencyRounds(ctx context.Context, ss []*session, build []requestFunc, warmup, n, round int, roundWarm time.Duration) (samples [][]time.Duration, err error) {
 	samples = make([][]time.Duration, len(ss))
 	for _, s := range ss {
 		if err := s.p.setBlocking(true); err != nil {
@@ -354,6 +367,13 @@ func latencyRounds(ctx context.Context, ss []*session, build []requestFunc, warm
 		rounds := fairRounds(total, round, len(ss))
 		return interleave(ctx, rounds, len(ss), func(r, t int) error {
 			defer ss[t].p.watchdog(ss[t].stall)()
+			if keep && roundWarm > 0 {
+				for end := time.Now().Add(roundWarm); time.Now().Before(end); {
+					if _, _, err := ss[t].call(build[t], "tools/call"); err != nil {
+						return err
+					}
+				}
+			}
 			for range share(total, rounds, r) {
 				d, _, err := ss[t].call(build[t], "tools/call")
 				if err != nil {
@@ -363,6 +383,7 @@ func latencyRounds(ctx context.Context, ss []*session, build []requestFunc, warm
 					samples[t] = append(samples[t], d)
 				}
 			}
+			ss[t].p.settle(settleLimit)
 			return nil
 		})
 	}
@@ -390,7 +411,7 @@ func measureRoundTrips(ctx context.Context, specs []Spec, o Options) (samples []
 	for t := range build {
 		build[t] = tpl.appendLine
 	}
-	return latencyRounds(ctx, ss, build, o.Warmup, o.N, o.Round)
+	return latencyRounds(ctx, ss, build, o.Warmup, o.N, o.Round, o.RoundWarm)
 }
 
 // measurePayloadRun is the payload measure: each server gets the payload
@@ -417,7 +438,7 @@ func measurePayloadRun(ctx context.Context, specs []Spec, o Options) (samples []
 		}
 	}
 	round := max(1, min(o.Round, o.PayloadN/10))
-	samples, err = latencyRounds(ctx, ss, build, max(1, o.PayloadN/10), o.PayloadN, round)
+	samples, err = latencyRounds(ctx, ss, build, max(1, o.PayloadN/10), o.PayloadN, round, o.RoundWarm)
 	return samples, size, err
 }
 
@@ -547,6 +568,7 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 			if err == nil && keep {
 				rates[t] = append(rates[t], float64(n)/d.Seconds())
 			}
+			ss[t].p.settle(settleLimit)
 			return err
 		}
 	}

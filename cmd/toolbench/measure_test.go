@@ -206,3 +206,59 @@ func TestRounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundWarmCallsAreNotCounted: with roundWarm, each measured round
+// starts with unmeasured calls, and the samples are still exactly n.
+func TestRoundWarmCallsAreNotCounted(t *testing.T) {
+	o := smallOptions(measureRTT)
+	ss, err := openAll(testContext(t), []Spec{fakeSpec("ok"), echoSpec()}, o, "calc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeAll(ss, false)
+	tpl, _ := newCallTemplate(o.Tool, o.Args)
+	build := []requestFunc{tpl.appendLine, tpl.appendLine}
+	samples, err := latencyRounds(testContext(t), ss, build, 0, 20, 10, 2*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range ss {
+		if len(samples[i]) != 20 {
+			t.Errorf("%s: %d samples, want 20", s.spec.Label, len(samples[i]))
+		}
+		if calls := s.nextID - firstCallID; calls <= 20 {
+			t.Errorf("%s: %d calls in all: no warm-up calls", s.spec.Label, calls)
+		}
+	}
+}
+
+// TestSettleAndCPUTime: a target's CPU time is read from /proc and grows
+// as it works, and settle returns soon once it is idle.
+func TestSettleAndCPUTime(t *testing.T) {
+	p, err := startProcess(testContext(t), echoSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	before, err := p.cpuTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := []byte(strings.Repeat("x", 1<<20) + "\n")
+	for range 20 {
+		if err := p.write(line); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.readLine(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	p.settle(time.Second)
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("settle took %v for an idle echo", d)
+	}
+	if after, err := p.cpuTime(); err != nil || after <= before {
+		t.Errorf("CPU time %v then %v (%v)", before, after, err)
+	}
+}

@@ -100,6 +100,7 @@ type SuiteFigures struct {
 
 // runSuite prepares cfg.root and runs every measure of the suite.
 func runSuite(ctx context.Context, cfg config, self string, log io.Writer) (*SuiteFigures, error) {
+	defer quietGC()()
 	p := suitePlan{root: cfg.root, mib: cmp.Or(cfg.plan.mib, 1<<20), many: cmp.Or(cfg.plan.many, manyEntries)}
 	if err := prepareRoot(p); err != nil {
 		return nil, err
@@ -418,7 +419,7 @@ func suiteRead(ctx context.Context, specs []Spec, p suitePlan, path string, o Op
 			build[t] = func(dst []byte, id int64) []byte { return appendPadLine(dst, id, size) }
 		}
 	}
-	samples, err := latencyRounds(ctx, ss, build, max(1, min(o.Warmup, n/10)), n, max(1, min(o.Round, n/10)))
+	samples, err := latencyRounds(ctx, ss, build, max(1, min(o.Warmup, n/10)), n, max(1, min(o.Round, n/10)), o.RoundWarm)
 	if err != nil {
 		return nil, err
 	}
@@ -490,7 +491,7 @@ func suiteList(ctx context.Context, specs []Spec, o Options) (_ map[string]Summa
 	if err := probe(ss, build, nil, o.Stall); err != nil {
 		return nil, fmt.Errorf("the listings differ: %w", err)
 	}
-	samples, err := latencyRounds(ctx, ss, build, max(1, min(o.Warmup, o.ListN/10)), o.ListN, max(1, min(o.Round, o.ListN/10)))
+	samples, err := latencyRounds(ctx, ss, build, max(1, min(o.Warmup, o.ListN/10)), o.ListN, max(1, min(o.Round, o.ListN/10)), o.RoundWarm)
 	if err != nil {
 		return nil, err
 	}
@@ -567,7 +568,7 @@ func suiteWriteRounds(ctx context.Context, specs [2]Spec, tool string, server, f
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
-	samples, err := latencyRounds(ctx, ss, []requestFunc{server, floor}, min(2, o.Warmup), o.WriteN, 1)
+	samples, err := latencyRounds(ctx, ss, []requestFunc{server, floor}, min(2, o.Warmup), o.WriteN, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -617,8 +618,15 @@ func checkSuiteConfig(cfg *config, fs *flag.FlagSet) error {
 		}
 	}
 	o.Measures = nil
+	o.RoundWarm = suiteRoundWarm
 	return nil
 }
+
+// suiteRoundWarm is how long each round of round trips of the suite
+// starts with unmeasured calls (see latencyRounds): longer than the
+// slowdown a Go server shows after sitting idle through the others'
+// rounds (5 ms left a trace; 10 ms none).
+const suiteRoundWarm = 10 * time.Millisecond
 
 // suiteMain runs the suite that cfg names and prints its table (or JSON):
 // the exit code of realMain.

@@ -272,6 +272,55 @@ func (p *Process) peakRSS() (int64, error) {
 	return 0, errors.New("no VmHWM in /proc status")
 }
 
+// cpuTime returns the CPU time all threads of the process have used so
+// far, summed from /proc/PID/task/*/schedstat (nanoseconds, accounted at
+// each context switch).
+func (p *Process) cpuTime() (time.Duration, error) {
+	dir := "/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread has just exited
+		}
+		field, _, _ := bytes.Cut(b, []byte(" "))
+		ns, err := strconv.ParseInt(string(field), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("schedstat: %v", err)
+		}
+		sum += time.Duration(ns)
+	}
+	return sum, nil
+}
+
+// Settling: a target counts as idle once it used less than settleIdle of
+// CPU over settleTick.
+const (
+	settleTick = time.Millisecond
+	settleIdle = 20 * time.Microsecond
+)
+
+// settle waits, up to limit, until the target has stopped using the CPU.
+// A server may go on working after its last answer (the Go collector
+// finishing a cycle, the scavenger returning memory); on a CPU shared by
+// all targets that work would otherwise fall into the next target's round
+// and be charged to it. Where /proc cannot tell, settle returns at once.
+func (p *Process) settle(limit time.Duration) {
+	prev, err := p.cpuTime()
+	for end := time.Now().Add(limit); err == nil && time.Now().Before(end); {
+		time.Sleep(settleTick)
+		var now time.Duration
+		if now, err = p.cpuTime(); err == nil && now-prev < settleIdle {
+			return
+		}
+		prev = now
+	}
+}
+
 // Close closes the target's stdin, drains what it still writes, and waits
 // for it to exit; a target that outlives exitGrace is killed. It reports a
 // non-zero exit.
