@@ -161,30 +161,9 @@ func writeTable(w io.Writer, rep Report) error {
 	for _, r := range rep.Rows {
 		cells = append(cells, []string{r.Measure, formatValue(r.Unit, r.A), formatValue(r.Unit, r.B), formatRatio(r), formatGoal(r)})
 	}
-	width := make([]int, len(cells[0]))
-	for _, row := range cells {
-		for i, c := range row {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	var b strings.Builder
-	for _, row := range cells {
-		for i, c := range row {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			switch i {
-			case 0:
-				b.WriteString(c + pad)
-			case len(row) - 1:
-				b.WriteString("   " + c)
-			default:
-				b.WriteString("   " + pad + c)
-			}
-		}
-		out := strings.TrimRight(b.String(), " ")
-		b.Reset()
-		if _, err := fmt.Fprintln(w, out); err != nil {
-			return err
-		}
+	// The measure and the goal to the left, the figures to the right.
+	if err := writeColumns(w, cells, func(col int) bool { return col == 0 || col == len(cells[0])-1 }); err != nil {
+		return err
 	}
 	pinned := "not pinned"
 	if rep.Pinned {
@@ -222,4 +201,32 @@ func writeJSON(w io.Writer, rep Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
+}
+
+// writeColumns writes cells as columns three spaces apart, each as wide as
+// its widest cell, aligned to the left where left says so and to the right
+// otherwise, without trailing spaces.
+func writeColumns(w io.Writer, cells [][]string, left func(col int) bool) error {
+	width := make([]int, len(cells[0]))
+	for _, row := range cells {
+		for i, c := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, row := range cells {
+		for i, c := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if left(i) {
+				b.WriteString(c + pad + "   ")
+			} else {
+				b.WriteString(pad + c + "   ")
+			}
+		}
+		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
+			return err
+		}
+		b.Reset()
+	}
+	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // SuiteRow is one measure of the suite: the figures of toolserver, the
@@ -208,27 +207,10 @@ func writeSuiteTable(w io.Writer, rep SuiteReport) error {
 		cells = append(cells, []string{r.Measure, figureCell(r, labelServer), figureCell(r, labelSDK), floor,
 			ratioCell(r, labelSDK), ratioCell(r, r.Floor), strings.Join(goals, ", "), strings.Join(results, ", ")})
 	}
-	width := make([]int, len(cells[0]))
-	for _, row := range cells {
-		for i, c := range row {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	var b strings.Builder
-	for _, row := range cells {
-		for i, c := range row {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			switch {
-			case i == 0 || i >= 6:
-				b.WriteString(c + pad + "   ")
-			default:
-				b.WriteString(pad + c + "   ")
-			}
-		}
-		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
-			return err
-		}
-		b.Reset()
+	// The measure, the goals and the results to the left, the figures to
+	// the right.
+	if err := writeColumns(w, cells, func(col int) bool { return col == 0 || col >= 6 }); err != nil {
+		return err
 	}
 	for _, r := range rep.Rows {
 		if r.Refused != "" {
