@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -30,11 +31,15 @@ func floorMain(args []string) error {
 	return runFloor(*root, os.Stdin, os.Stdout)
 }
 
-// runFloor is the floor of the work toolserver's list_directory and
-// write_file do: the same system calls and the same output, with no
-// protocol around them. It serves two requests, each answered with exactly
-// one line written with one Write:
+// runFloor is the floor of the work toolserver's read_file, list_directory
+// and write_file do: the same system calls and the same output, with no
+// protocol around them. It serves three requests, each answered with
+// exactly one line written with one Write:
 //
+//	read PATH\n              PATH opened through an os.Root of root, as
+//	                         the sandbox opens files, and read whole (its
+//	                         size from fstat, then reads to the end),
+//	                         answered as one JSON string of its text
 //	list PATH\n              os.ReadDir of PATH, the text list_directory
 //	                         gives for it (package listing), answered as one
 //	                         JSON string
@@ -48,6 +53,11 @@ func floorMain(args []string) error {
 // cannot read ends it with an error. It returns nil at the end of in.
 func runFloor(root string, in io.Reader, out io.Writer) error {
 	r := bufio.NewReaderSize(in, 64<<10)
+	sandbox, err := os.OpenRoot(root)
+	if err != nil {
+		return fmt.Errorf("floor: %w", err)
+	}
+	defer sandbox.Close()
 	var data, reply []byte
 	for {
 		line, err := r.ReadSlice('\n')
@@ -61,6 +71,14 @@ func runFloor(root string, in io.Reader, out io.Writer) error {
 		op, arg, _ := bytes.Cut(line, []byte(" "))
 		reply = reply[:0]
 		switch string(op) {
+		case "read":
+			text, err := readWhole(sandbox, string(arg), data[:0])
+			if err != nil {
+				reply = appendFloorError(reply, err)
+				break
+			}
+			reply = appendJSONString(reply, text)
+			data = text[:0]
 		case "list":
 			entries, err := os.ReadDir(filepath.Join(root, string(arg)))
 			if err != nil {
@@ -89,10 +107,38 @@ func runFloor(root string, in io.Reader, out io.Writer) error {
 			}
 			reply = strconv.AppendInt(append(reply, "ok "...), int64(n), 10)
 		default:
-			return fmt.Errorf("floor: unknown request %q: want list or write", snippet(line))
+			return fmt.Errorf("floor: unknown request %q: want read, list or write", snippet(line))
 		}
 		if _, err := out.Write(append(reply, '\n')); err != nil {
 			return err
+		}
+	}
+}
+
+// readWhole appends the whole file name in root to buf: open, fstat for
+// the size, read to the end, close.
+func readWhole(root *os.Root, name string, buf []byte) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return buf, err
+	}
+	buf = slices.Grow(buf, int(st.Size())+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 4096)
 		}
 	}
 }
@@ -197,6 +243,12 @@ func checkFloorAnswer(line []byte) error {
 		return fmt.Errorf("unexpected answer from the floor: %s", snippet(line))
 	}
 	return nil
+}
+
+// floorReadLine returns the floor's request to read path.
+func floorReadLine(path string) requestFunc {
+	line := "read " + path + "\n"
+	return func(dst []byte, _ int64) []byte { return append(dst, line...) }
 }
 
 // floorListLine returns the floor's request to list dir.

@@ -69,7 +69,7 @@ func TestFloorListsAndWrites(t *testing.T) {
 }
 
 func TestFloorStopsOnARequestItCannotRead(t *testing.T) {
-	for _, in := range []string{"read x\n", "write x y\n", "write 10 short\nabc", "list unfinished"} {
+	for _, in := range []string{"erase x\n", "write x y\n", "write 10 short\nabc", "list unfinished"} {
 		if err := runFloor(t.TempDir(), strings.NewReader(in), &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", in)
 		}
@@ -88,6 +88,38 @@ func TestAppendJSONStringAsEncodingJSON(t *testing.T) {
 		}
 		if got := appendJSONString(nil, []byte(s)); string(got) != strings.TrimSuffix(want.String(), "\n") {
 			t.Errorf("%q: got %s, want %s", s, got, want.String())
+		}
+	}
+}
+
+// TestFloorReads reads a file whose text needs escaping, one larger than
+// the first read, and two it cannot: one missing and one outside the root.
+func TestFloorReads(t *testing.T) {
+	root := t.TempDir()
+	small := "tab\there \"quoted\" \\ é \u2028 end\n"
+	large := strings.Repeat("0123456789abcdef", 1<<12) // grows past the first read
+	for name, text := range map[string]string{"small.txt": small, "large.txt": large} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if err := runFloor(root, strings.NewReader("read small.txt\nread large.txt\nread missing.txt\nread ../outside\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d answers, want 4: %q", len(lines), out.String())
+	}
+	for i, want := range []string{small, large} {
+		var got string
+		if err := json.Unmarshal([]byte(lines[i]), &got); err != nil || got != want {
+			t.Errorf("read %d answered %q (%v), want the file's text", i, snippetString(got), err)
+		}
+	}
+	for _, refused := range lines[2:] {
+		if !strings.HasPrefix(refused, "error: ") {
+			t.Errorf("a read that cannot be made answered %q", refused)
 		}
 	}
 }

@@ -122,7 +122,7 @@ func runSuite(ctx context.Context, cfg config, self string, log io.Writer) (*Sui
 			return err
 		}},
 		{fmt.Sprintf("read_file 1k.txt: %d round trips each", o.N), func() (err error) {
-			f.Read1K, err = suiteRead(ctx, []Spec{t.server, t.sdk, t.echo}, p, "1k.txt", o, o.N)
+			f.Read1K, err = suiteRead(ctx, []Spec{t.server, t.sdk, t.echo, t.floor}, p, "1k.txt", o, o.N)
 			return err
 		}},
 		{fmt.Sprintf("read_file 1k.txt pipelined: %d calls each, %d in flight", o.Calls, o.K), func() (err error) {
@@ -130,7 +130,7 @@ func runSuite(ctx context.Context, cfg config, self string, log io.Writer) (*Sui
 			return err
 		}},
 		{fmt.Sprintf("read_file 1m.txt: %d round trips each", o.PayloadN), func() (err error) {
-			f.Read1M, err = suiteRead(ctx, []Spec{t.server, t.sdk, t.echo}, p, "1m.txt", o, o.PayloadN)
+			f.Read1M, err = suiteRead(ctx, []Spec{t.server, t.sdk, t.echo, t.floor}, p, "1m.txt", o, o.PayloadN)
 			return err
 		}},
 		{fmt.Sprintf("peak RSS under %d reads of 1m.txt, %d in flight", o.MemCalls, o.K), func() (err error) {
@@ -390,8 +390,8 @@ func suiteCold(ctx context.Context, specs []Spec, o Options) (map[string]Summary
 }
 
 // suiteRead measures n round trips of read_file of path, after checking
-// that every server returns the file's text; the echo carries a line as
-// long as the first server's answer.
+// that every server, and the floor, returns the file's text; the echo
+// carries a line as long as the first server's answer.
 func suiteRead(ctx context.Context, specs []Spec, p suitePlan, path string, o Options, n int) (_ map[string]Summary, err error) {
 	want, err := os.ReadFile(filepath.Join(p.root, path))
 	if err != nil {
@@ -404,8 +404,11 @@ func suiteRead(ctx context.Context, specs []Spec, p suitePlan, path string, o Op
 	}
 	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
 	build := make([]requestFunc, len(ss))
-	for t := range build {
+	for t, s := range ss {
 		build[t] = tpl.appendLine
+		if s.spec.Floor {
+			build[t] = floorReadLine(path)
+		}
 	}
 	if err := probe(ss, build, want, o.Stall); err != nil {
 		return nil, err
