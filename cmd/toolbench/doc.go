@@ -139,12 +139,9 @@
 //	    of -cold starts: toolserver, go-sdk, echo
 //	read_file 1 KiB round trip (-n): toolserver, go-sdk, echo, floor
 //	read_file 1 KiB, calls/s with -k in flight (-calls): toolserver, echo
+//	    (the same request lines), floor
 //	read_file 1 MiB round trip (-payload-n): toolserver, go-sdk, the
 //	    echo carrying a line as long as toolserver's answer, and floor
-//
-// The reads are held to the echo, as the issue asks; a note under the
-// table says where the floor of the read stands against the same echo,
-// since a goal below the floor's own ratio is one no server can meet.
 //	peak RSS after -mem-calls reads of 1 MiB, -k in flight: toolserver,
 //	    go-sdk, echo (same bytes)
 //	peak RSS after -mem-calls reads of 4 MiB of the 16 MiB file (offset
@@ -158,9 +155,13 @@
 //	    to the read limit, 4 MiB) is reported as refused, and its goal as
 //	    missed
 //
+// The reads are held to the echo, as the issue asks; a note under the
+// table says where the floor of the read stands against the same echo,
+// since a goal below the floor's own ratio is one no server can meet.
+//
 // Before timing, the answers are held to the files: the reads (the
-// floor's too) must return the file's text, and the three listings must be the same text; after
-// the writes, the files must hold what was written.
+// floor's too) must return the file's text, and the three listings must be
+// the same text; after the writes, the files must hold what was written.
 //
 // toolbench uses Linux interfaces (/proc, taskset) and the standard library
 // only; internal/sdkpeer links the Go SDK, and is built on its own.

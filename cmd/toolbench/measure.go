@@ -504,16 +504,20 @@ func (s *session) pipelined(k, count int, build requestFunc, keep int) (time.Dur
 		if err != nil {
 			return fail(err)
 		}
-		raw, skip, err := answerID(line)
-		if err != nil {
-			return fail(fmt.Errorf("%s: %w", s.spec.Label, err))
-		}
-		if skip {
-			continue // a notification
-		}
-		id, ok := parseID(raw)
-		if !ok || id < first || id >= first+int64(count) || seen[id-first] {
-			return fail(fmt.Errorf("%s: unexpected or repeated response id %s: %s", s.spec.Label, raw, snippet(line)))
+		id := first + int64(got) // a floor answers in order, without ids
+		if !s.spec.Floor {
+			raw, skip, err := answerID(line)
+			if err != nil {
+				return fail(fmt.Errorf("%s: %w", s.spec.Label, err))
+			}
+			if skip {
+				continue // a notification
+			}
+			var ok bool
+			id, ok = parseID(raw)
+			if !ok || id < first || id >= first+int64(count) || seen[id-first] {
+				return fail(fmt.Errorf("%s: unexpected or repeated response id %s: %s", s.spec.Label, raw, snippet(line)))
+			}
 		}
 		seen[id-first] = true
 		switch {
@@ -522,6 +526,10 @@ func (s *session) pipelined(k, count int, build requestFunc, keep int) (time.Dur
 			kept = append(kept, line...)
 			ends = append(ends, len(kept))
 			ids = append(ids, id)
+		case s.spec.Floor:
+			if err := checkFloorAnswer(line); err != nil {
+				return fail(fmt.Errorf("%s: answer %d: %w", s.spec.Label, id, err))
+			}
 		case !s.spec.Echo:
 			if err := quickCheck(line); err != nil {
 				return fail(fmt.Errorf("%s: id %d: %w", s.spec.Label, id, err))
@@ -558,13 +566,31 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 		return cps, rss, err
 	}
 	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
-	rounds := evenRounds(min(o.Rounds, o.Calls), 1)
-	var rates [2][]float64
+	rates, err := throughputRounds(ctx, ss, []requestFunc{tpl.appendLine, tpl.appendLine}, o)
+	if err != nil {
+		return cps, rss, err
+	}
+	for t, s := range ss {
+		cps[t] = rates[t]
+		if rss[t], err = s.p.peakRSS(); err != nil {
+			return cps, rss, fmt.Errorf("%s: peak RSS: %w", s.spec.Label, err)
+		}
+	}
+	return cps, rss, nil
+}
+
+// throughputRounds sends each session o.Calls pipelined requests built by
+// its build, o.K in flight, after o.Warmup unmeasured ones, in rounds
+// interleaved between the sessions, and returns each one's median
+// calls/s over the rounds.
+func throughputRounds(ctx context.Context, ss []*session, build []requestFunc, o Options) ([]float64, error) {
+	rounds := fairRounds(min(o.Rounds, o.Calls), 1, len(ss))
+	rates := make([][]float64, len(ss))
 	pipe := func(calls func(round int) int, keep bool) func(r, t int) error {
 		return func(r, t int) error {
 			ss[t].p.setDeadline(o.Stall)
 			n := calls(r)
-			d, err := ss[t].pipelined(o.K, n, tpl.appendLine, n)
+			d, err := ss[t].pipelined(o.K, n, build[t], n)
 			if err == nil && keep {
 				rates[t] = append(rates[t], float64(n)/d.Seconds())
 			}
@@ -573,20 +599,18 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 		}
 	}
 	warm := func(int) int { return min(o.Warmup, o.Calls) }
-	if err := interleave(ctx, 1, 2, pipe(warm, false)); err != nil {
-		return cps, rss, err
+	if err := interleave(ctx, 1, len(ss), pipe(warm, false)); err != nil {
+		return nil, err
 	}
 	measured := func(r int) int { return share(o.Calls, rounds, r) }
-	if err := interleave(ctx, rounds, 2, pipe(measured, true)); err != nil {
-		return cps, rss, err
+	if err := interleave(ctx, rounds, len(ss), pipe(measured, true)); err != nil {
+		return nil, err
 	}
-	for t, s := range ss {
+	cps := make([]float64, len(ss))
+	for t := range ss {
 		cps[t] = median(rates[t])
-		if rss[t], err = s.p.peakRSS(); err != nil {
-			return cps, rss, fmt.Errorf("%s: peak RSS: %w", s.spec.Label, err)
-		}
 	}
-	return cps, rss, nil
+	return cps, nil
 }
 
 // coldStart times one start of spec: from spawning to the arrival of the

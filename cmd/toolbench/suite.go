@@ -126,7 +126,7 @@ func runSuite(ctx context.Context, cfg config, self string, log io.Writer) (*Sui
 			return err
 		}},
 		{fmt.Sprintf("read_file 1k.txt pipelined: %d calls each, %d in flight", o.Calls, o.K), func() (err error) {
-			f.CallsPerSec, err = suiteThroughput(ctx, [2]Spec{t.server, t.echo}, o)
+			f.CallsPerSec, err = suiteThroughput(ctx, [3]Spec{t.server, t.echo, t.floor}, o)
 			return err
 		}},
 		{fmt.Sprintf("read_file 1m.txt: %d round trips each", o.PayloadN), func() (err error) {
@@ -430,14 +430,31 @@ func suiteRead(ctx context.Context, specs []Spec, p suitePlan, path string, o Op
 }
 
 // suiteThroughput measures pipelined read_file calls of 1k.txt against the
-// echo.
-func suiteThroughput(ctx context.Context, specs [2]Spec, o Options) (map[string]float64, error) {
-	o.Tool, o.Args = "read_file", `{"path":"1k.txt"}`
-	cps, _, err := measureThroughputRun(ctx, specs, o)
+// echo, sent the very same request lines, and the floor's pipelined reads
+// of the same file.
+func suiteThroughput(ctx context.Context, specs [3]Spec, o Options) (_ map[string]float64, err error) {
+	tpl := readCall("1k.txt", 0, 0)
+	ss, err := openAll(ctx, specs[:], o, "read_file")
 	if err != nil {
 		return nil, err
 	}
-	return map[string]float64{specs[0].Label: cps[0], specs[1].Label: cps[1]}, nil
+	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
+	build := make([]requestFunc, len(ss))
+	for t, s := range ss {
+		build[t] = tpl.appendLine
+		if s.spec.Floor {
+			build[t] = floorReadLine("1k.txt")
+		}
+	}
+	cps, err := throughputRounds(ctx, ss, build, o)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]float64, len(ss))
+	for t, s := range ss {
+		m[s.spec.Label] = cps[t]
+	}
+	return m, nil
 }
 
 // suitePeakRSS starts each target afresh, sends it o.MemCalls calls built
