@@ -65,4 +65,8 @@ type Event struct {
 	// Offset is the byte offset in the whole stream where the value, key
 	// or partial value starts; for End, the offset of the closing byte.
 	Offset int64
+	// Quoted reports, for Partial, that the value arriving is a string
+	// (Value holds its decoded text) rather than a number (Value holds
+	// its digits): decoded text alone cannot tell "12" from 12.
+	Quoted bool
 }

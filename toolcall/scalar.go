@@ -59,7 +59,7 @@ func (p *Parser) partial() {
 		p.decRaw += used
 		if !p.sentPart || len(p.dec) > p.partLen {
 			p.sentPart, p.partLen = true, len(p.dec)
-			p.send(Partial, p.dec, p.start)
+			p.emit(Event{Kind: Partial, Path: p.pathString(), Value: p.dec, Offset: p.start, Quoted: true})
 		}
 	case stLiteral:
 	default:
