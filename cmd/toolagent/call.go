@@ -16,10 +16,19 @@ var errTwoValues = errors.New("the arguments hold more than one JSON value")
 // cut off by the end of the stream is known for what it is.
 type streamedCall struct {
 	ID, Name string
-	args     strings.Builder
-	parser   *toolcall.Parser
-	err      error // the arguments are not JSON, or not complete
-	values   int   // top-level values seen: more than one is not an argument object
+	// Index is the call's place in the reply, from 0.
+	Index  int
+	args   strings.Builder
+	parser *toolcall.Parser
+	err    error // the arguments are not JSON, or not complete
+	values int   // top-level values seen: more than one is not an argument object
+	// whole is set when the first top-level value of the arguments has
+	// closed: the call is complete, whatever the rest of the stream does.
+	whole    bool
+	wholeLen int64 // the bytes of the arguments up to the end of that value
+	// watch, when set, sees every event of the arguments, after the call
+	// has recorded it (a schema check follows the call this way).
+	watch func(toolcall.Event)
 	// Shown holds the top-level arguments known so far, in order, each as
 	// its raw value or, while it streams, its text so far.
 	Shown []shownArg
@@ -42,6 +51,12 @@ func (c *streamedCall) event(e toolcall.Event) {
 	if e.Path == "" && (e.Kind == toolcall.Begin || e.Kind == toolcall.Value) {
 		c.values++
 	}
+	if c.values == 1 && e.Path == "" && (e.Kind == toolcall.End || e.Kind == toolcall.Value) {
+		c.whole, c.wholeLen = true, e.Offset+int64(len(e.Value))
+	}
+	if c.watch != nil && c.values == 1 {
+		c.watch(e)
+	}
 	if e.Path == "" || strings.Count(e.Path, "/") != 1 {
 		return
 	}
@@ -59,7 +74,7 @@ func (c *streamedCall) event(e toolcall.Event) {
 	case toolcall.Partial:
 		// A partial string is decoded text; quote it as it will be.
 		arg.Value = string(e.Value)
-		if a := c.args.String(); e.Offset < int64(len(a)) && a[e.Offset] == '"' {
+		if e.Quoted {
 			arg.Value = `"` + arg.Value
 		}
 	case toolcall.Begin:
@@ -98,6 +113,16 @@ func (c *streamedCall) close() {
 	if c.err == nil && c.values > 1 {
 		c.err = errTwoValues
 	}
+}
+
+// WholeArguments returns the arguments up to the end of their first JSON
+// value, once it has closed: what the call runs with, even if the stream
+// then sends more.
+func (c *streamedCall) WholeArguments() string {
+	if !c.whole {
+		return c.Arguments()
+	}
+	return c.args.String()[:c.wholeLen]
 }
 
 // Arguments returns the arguments as sent, "{}" when none were.

@@ -98,7 +98,8 @@ func (i *idleReader) Read(p []byte) (int, error) {
 
 // complete sends the conversation and reads the streamed answer. Each
 // piece of a tool call's arguments goes to the call's incremental parser
-// as it arrives, and watch sees the call after every piece.
+// as it arrives, and watch sees the call after every piece, and before
+// the first piece of its arguments.
 func (c *chatClient) complete(ctx context.Context, msgs []message, tools []chatTool, watch func(*streamedCall)) (*reply, error) {
 	body, err := json.Marshal(chatRequest{Model: c.model, Messages: msgs, Tools: tools, Stream: true})
 	if err != nil {
@@ -173,9 +174,14 @@ func readWhole(b []byte, watch func(*streamedCall)) (*reply, error) {
 	if ch.Message.Content != nil {
 		rep.Content = *ch.Message.Content
 	}
-	for _, tc := range ch.Message.ToolCalls {
+	for i, tc := range ch.Message.ToolCalls {
 		sc := newStreamedCall()
-		sc.add(tc.ID, tc.Function.Name, tc.Function.Arguments)
+		sc.Index = i
+		sc.add(tc.ID, tc.Function.Name, "")
+		if watch != nil {
+			watch(sc)
+		}
+		sc.add("", "", tc.Function.Arguments)
 		sc.close()
 		if watch != nil {
 			watch(sc)
@@ -235,7 +241,9 @@ func (r *reply) callFor(index *int, id string) (*streamedCall, error) {
 		return nil, fmt.Errorf("the model's stream sent a tool call with index %d; at most %d calls are taken from one answer", i, maxCallsPerReply)
 	}
 	for len(r.Calls) <= i {
-		r.Calls = append(r.Calls, newStreamedCall())
+		sc := newStreamedCall()
+		sc.Index = len(r.Calls)
+		r.Calls = append(r.Calls, sc)
 	}
 	return r.Calls[i], nil
 }
@@ -276,7 +284,13 @@ func readStream(r io.Reader, watch func(*streamedCall)) (*reply, error) {
 				if err != nil {
 					return nil, err
 				}
-				sc.add(d.ID, d.Function.Name, d.Function.Arguments)
+				// watch sees the call once its name is known and before
+				// its arguments are read, so that it can follow them.
+				sc.add(d.ID, d.Function.Name, "")
+				if watch != nil && d.Function.Arguments != "" {
+					watch(sc)
+				}
+				sc.add("", "", d.Function.Arguments)
 				if watch != nil {
 					watch(sc)
 				}

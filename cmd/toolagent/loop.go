@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/toolcall"
 )
 
@@ -32,6 +33,13 @@ type agent struct {
 	known  map[string]bool
 	show   *progress
 	limits limits
+	// safe holds the tools that may run in parallel and before the reply
+	// ends: those with readOnlyHint, and those named by --safe-tools.
+	safe map[string]bool
+	// schemas holds each tool's compiled input schema, for checking its
+	// calls while they stream.
+	schemas map[string]*toolcall.Schema
+	lang    i18n.Lang
 }
 
 // limits are the agent's stopping rules.
@@ -41,6 +49,8 @@ type limits struct {
 	// ResultBudget is the most characters of one tool result given to
 	// the model; the middle of a longer one is cut.
 	ResultBudget int
+	// Parallel is the most calls of a turn that run at once.
+	Parallel int
 }
 
 // Errors that stop the loop.
@@ -54,120 +64,144 @@ var (
 // final answer.
 func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 	var lastTurn map[string]bool // the calls of the previous turn
-	retried := false
+	cutBefore := false           // the last reply was cut off with nothing to run
 	for step := 1; step <= a.limits.MaxSteps; step++ {
-		rep, err := a.model.complete(ctx, msgs, a.offer, a.show.streaming)
+		t := a.newTurn(ctx, lastTurn)
+		rep, err := a.model.complete(ctx, msgs, a.offer, t.watch)
 		if err != nil {
+			t.abort()
 			return "", err
 		}
-		calls, textMode, cut := a.callsIn(rep)
-		if cut != "" {
-			if retried {
+		calls, troubles, textMode, cut := a.callsIn(rep)
+		if cut != "" || (len(calls) == 0 && len(troubles) > 0) {
+			t.abort()
+			if cut == "" {
+				cut = troubles[0].why
+			}
+			if cutBefore {
 				return "", fmt.Errorf("%w: %s", errCutTwice, cut)
 			}
-			retried = true
+			cutBefore = true
 			a.show.note("the model's call was cut off (%s); asking again", cut)
+			if len(troubles) > 0 {
+				if rep.Content != "" {
+					msgs = append(msgs, message{Role: "assistant", Content: text(rep.Content)})
+				}
+				msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles))})
+			}
 			continue
 		}
-		retried = false
+		cutBefore = false
 		if len(calls) == 0 {
+			t.abort()
 			return strings.TrimSpace(rep.Content), nil
 		}
 		// A turn that only repeats calls of the turn before, with the same
-		// arguments, makes no progress: the model is looping.
-		turn := make(map[string]bool, len(calls))
-		repeat := lastTurn != nil
+		// arguments, makes no progress: the model is looping. Its repeats
+		// were held back, so nothing of it has run.
+		turnKeys := make(map[string]bool, len(calls))
+		repeat := lastTurn != nil && len(troubles) == 0
 		for _, c := range calls {
-			key := c.Name + " " + canonical(c.Arguments())
-			turn[key] = true
+			key := c.Name + " " + canonical(c.WholeArguments())
+			turnKeys[key] = true
 			repeat = repeat && lastTurn[key]
 		}
 		if repeat {
-			return "", fmt.Errorf("%w: %s %s", errRepeat, calls[0].Name, calls[0].Arguments())
+			t.abort()
+			return "", fmt.Errorf("%w: %s %s", errRepeat, calls[0].Name, calls[0].WholeArguments())
 		}
-		lastTurn = turn
-		msgs = append(msgs, assistantMessage(rep, calls, textMode))
-		var results []string
-		for _, c := range calls {
-			a.show.calling(c)
-			res, err := a.tools.callTool(ctx, c.Name, json.RawMessage(c.Arguments()))
-			if err != nil {
-				return "", err
-			}
-			a.show.result(res)
-			content := trim(res.Text, a.limits.ResultBudget)
-			if res.IsError {
-				content = "Error: " + content
-			}
-			if textMode {
-				results = append(results, fmt.Sprintf("Result of %s:\n%s", c.Name, content))
-				continue
-			}
-			msgs = append(msgs, message{Role: "tool", ToolCallID: c.ID, Content: text(content)})
+		lastTurn = turnKeys
+		t.admitRest(calls)
+		t.wait()
+		a.show.turnDone()
+		if err := t.failed(); err != nil {
+			return "", err
 		}
-		if textMode {
-			msgs = append(msgs, message{Role: "user", Content: text(strings.Join(results, "\n\n"))})
+		msgs = append(msgs, a.answers(t, rep, textMode)...)
+		if len(troubles) > 0 {
+			a.show.note("a call was cut off; the calls before it ran, and the model is asked to send it again")
+			msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles))})
 		}
 	}
 	return "", errStepLimit
 }
 
-// callsIn returns the calls of a reply: its native tool calls or, when it
-// has none, the calls Extract finds in its text (textMode). cut says why
-// the reply holds a call that was cut off, if it does.
-func (a *agent) callsIn(rep *reply) (calls []*streamedCall, textMode bool, cut string) {
+// answers are the messages that carry a turn back to the model: the
+// model's own turn, then the answer of each call in the model's order.
+func (a *agent) answers(t *turn, rep *reply, textMode bool) []message {
+	m := message{Role: "assistant"}
+	if rep.Content != "" || textMode {
+		m.Content = text(rep.Content)
+	}
+	if textMode {
+		var results []string
+		for _, tc := range t.calls {
+			results = append(results, a.msg(msgTextResult, tc.name)+"\n"+t.answer(tc))
+		}
+		return []message{m, {Role: "user", Content: text(strings.Join(results, "\n\n"))}}
+	}
+	out := []message{m}
+	for _, tc := range t.calls {
+		m.ToolCalls = append(m.ToolCalls, toolCall{ID: tc.id, Type: "function",
+			Function: functionCall{Name: tc.name, Arguments: tc.args}})
+		out = append(out, message{Role: "tool", ToolCallID: tc.id, Content: text(t.answer(tc))})
+	}
+	out[0] = m
+	return out
+}
+
+// trouble is a call of a reply that cannot run: cut off, not JSON, or
+// without a name.
+type trouble struct {
+	call *streamedCall
+	why  string // for the terminal
+}
+
+// callsIn returns the calls of a reply that can run, in order: its native
+// tool calls whose JSON is whole or, when it has none, the calls Extract
+// finds in its text (textMode). troubles are the native calls that cannot
+// run. cut says why a text-mode reply must be asked for again.
+func (a *agent) callsIn(rep *reply) (calls []*streamedCall, troubles []trouble, textMode bool, cut string) {
 	if len(rep.Calls) > 0 {
+		ended := rep.FinishReason != "length" && rep.FinishReason != "cut"
 		for i, c := range rep.Calls {
-			if c.err != nil {
-				return nil, false, fmt.Sprintf("call %d, %s: %v", i+1, c.Name, c.err)
-			}
-			if c.Name == "" {
-				return nil, false, fmt.Sprintf("call %d has no name", i+1)
-			}
 			if c.ID == "" {
-				c.ID = "call_" + strconv.Itoa(i+1)
+				c.ID = "call_" + strconv.Itoa(c.Index+1)
+			}
+			noArgs := !c.whole && c.err == nil && strings.TrimSpace(c.args.String()) == ""
+			switch {
+			case c.Name == "":
+				troubles = append(troubles, trouble{c, fmt.Sprintf("call %d has no name", i+1)})
+			case c.whole || (noArgs && ended):
+				calls = append(calls, c)
+			default:
+				why := "the answer stopped at the length limit"
+				if c.err != nil {
+					why = c.err.Error()
+				}
+				troubles = append(troubles, trouble{c, fmt.Sprintf("call %d, %s: %s", i+1, c.Name, why)})
 			}
 		}
-		if rep.FinishReason == "length" || rep.FinishReason == "cut" {
-			return nil, false, "the answer stopped at the length limit"
-		}
-		return rep.Calls, false, ""
+		return calls, troubles, false, ""
 	}
 	res := toolcall.Extract(rep.Content)
 	switch res.Kind {
 	case toolcall.Incomplete:
-		return nil, false, res.Reason
+		return nil, nil, false, res.Reason
 	case toolcall.Calls:
 		for i, c := range res.Calls {
 			if !a.known[c.Name] {
 				continue // a JSON example in a final answer, not a call
 			}
 			sc := newStreamedCall()
-			sc.ID, sc.Name = "text_"+strconv.Itoa(i+1), c.Name
+			sc.ID, sc.Name, sc.Index = "text_"+strconv.Itoa(i+1), c.Name, i
 			sc.add("", "", string(c.Arguments))
 			sc.close()
 			calls = append(calls, sc)
 		}
-		return calls, true, ""
+		return calls, nil, true, ""
 	}
-	return nil, false, ""
-}
-
-// assistantMessage is the model's turn as it goes back into the
-// conversation: its text and, for native calls, the calls themselves.
-func assistantMessage(rep *reply, calls []*streamedCall, textMode bool) message {
-	m := message{Role: "assistant"}
-	if rep.Content != "" || textMode {
-		m.Content = text(rep.Content)
-	}
-	if textMode {
-		return m
-	}
-	for _, c := range calls {
-		m.ToolCalls = append(m.ToolCalls, toolCall{ID: c.ID, Type: "function",
-			Function: functionCall{Name: c.Name, Arguments: c.Arguments()}})
-	}
-	return m
+	return nil, nil, false, ""
 }
 
 // canonical writes JSON with sorted keys and no spaces, so that two ways

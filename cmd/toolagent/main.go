@@ -38,6 +38,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/stdiotools/toolserver/i18n"
+	"github.com/stdiotools/toolserver/toolcall"
 )
 
 func main() {
@@ -58,6 +61,8 @@ const (
 type config struct {
 	root, server, script, system string
 	maxSteps, resultBudget       int
+	parallel                     int
+	safeTools, lang              string
 	textTools                    bool
 	idle                         time.Duration
 }
@@ -74,6 +79,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.IntVar(&cfg.maxSteps, "max-steps", 10, "the most requests to the model")
 	fs.IntVar(&cfg.resultBudget, "result-budget", 8000, "the most characters of one tool result given to the model")
 	fs.DurationVar(&cfg.idle, "idle", 2*time.Minute, "give up on the model when it sends nothing for this long")
+	fs.IntVar(&cfg.parallel, "parallel", 4, "the most calls of one turn that run at once")
+	fs.StringVar(&cfg.safeTools, "safe-tools", "", "tools, comma-separated, to run in parallel and while the model still streams, as if they had readOnlyHint")
+	fs.StringVar(&cfg.lang, "lang", "en", `the language of the agent's own messages to the model: "en" or "zh"`)
 	fs.BoolVar(&cfg.textTools, "text-tools", false, "for models without native tool calls: describe the tools in the system message and read calls from the text")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolagent [flags] PROMPT...")
@@ -96,8 +104,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if prompt == "" {
 		return usage("no prompt; give it after the flags, such as: toolagent --root DIR \"List the files\"")
 	}
-	if cfg.maxSteps < 1 || cfg.resultBudget < 100 || cfg.idle <= 0 {
-		return usage("--max-steps must be at least 1, --result-budget at least 100, and --idle positive")
+	if cfg.maxSteps < 1 || cfg.resultBudget < 100 || cfg.idle <= 0 || cfg.parallel < 1 {
+		return usage("--max-steps and --parallel must be at least 1, --result-budget at least 100, and --idle positive")
+	}
+	lang, err := i18n.Parse(cfg.lang)
+	if err != nil {
+		return usage("--lang: %v", err)
 	}
 	argv, err := serverCommand(&cfg)
 	if err != nil {
@@ -121,7 +133,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return usage("set OPENAI_COMPATIBLE_BASE_URL and MODEL (and OPENAI_COMPATIBLE_API_KEY if the endpoint needs one), or use --script FILE")
 	}
 
-	show := &progress{w: stderr, live: live}
+	show := &progress{w: stderr, live: live, lang: lang}
 	srv, err := startMCP(ctx, argv, stderr, func(level, text string) { show.note("server %s: %s", level, clip(text, 120)) })
 	if err != nil {
 		fmt.Fprintln(stderr, "toolagent:", err)
@@ -137,10 +149,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "toolagent:", err)
 		return exitStopped
 	}
-	a := &agent{model: chat, tools: srv, show: show, known: map[string]bool{},
-		limits: limits{MaxSteps: cfg.maxSteps, ResultBudget: cfg.resultBudget}}
+	a := &agent{model: chat, tools: srv, show: show, known: map[string]bool{}, lang: lang,
+		safe: map[string]bool{}, schemas: map[string]*toolcall.Schema{},
+		limits: limits{MaxSteps: cfg.maxSteps, ResultBudget: cfg.resultBudget, Parallel: cfg.parallel}}
+	for _, name := range strings.Split(cfg.safeTools, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			a.safe[name] = true
+		}
+	}
 	for _, t := range list {
 		a.known[t.Name] = true
+		a.safe[t.Name] = a.safe[t.Name] || t.Annotations.ReadOnlyHint
+		if s, err := toolcall.CompileSchema(t.InputSchema); err == nil {
+			a.schemas[t.Name] = s
+		} else {
+			show.note("the schema of %s cannot be checked here (%v); the server checks its calls", t.Name, err)
+		}
 		if !cfg.textTools {
 			a.offer = append(a.offer, chatTool{Type: "function", Function: chatFunction{Name: t.Name, Description: t.Description, Parameters: t.InputSchema}})
 		}

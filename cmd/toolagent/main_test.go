@@ -234,8 +234,13 @@ func TestATruncatedCallIsAskedForAgainOnce(t *testing.T) {
 		if o.code != exitOK {
 			t.Fatalf("exit %d; stderr:\n%s", o.code, o.stderr)
 		}
-		if len(o.requests) != 3 || len(o.requests[1].Messages) != len(o.requests[0].Messages) {
-			t.Fatalf("the retry must resend the same conversation: %d requests", len(o.requests))
+		if len(o.requests) != 3 || len(o.requests[1].Messages) != len(o.requests[0].Messages)+1 {
+			t.Fatalf("the retry must resend the conversation with one notice: %d requests", len(o.requests))
+		}
+		// The model learns what was parsed, and where it stopped.
+		notice := o.requests[1].Messages[len(o.requests[1].Messages)-1]
+		if notice.Role != "user" || !strings.Contains(content(notice), `cut off at /path; its arguments so far were: {"path": "notes/to`) {
+			t.Errorf("the notice reads %q", content(notice))
 		}
 		if !strings.Contains(o.stderr, "cut off") {
 			t.Errorf("the retry is not shown:\n%s", o.stderr)
@@ -342,10 +347,11 @@ func TestLiveProgressRedrawsTheCallAsItsArgumentsArrive(t *testing.T) {
 		p.streaming(c)
 	}
 	c.close()
-	p.calling(c)
+	tc := &turnCall{index: 0, line: callLine(c)}
+	p.running(tc)
 	got := b.String()
 	for _, want := range []string{`read_file(path="no…)`, `read_file(path="notes/t…)`, `read_file(path="notes/todo.txt", head=1…)`,
-		"\r\x1b[K→ read_file(path=\"notes/todo.txt\", head=12)\n"} {
+		"\x1b[1F\x1b[J[1] → read_file(path=\"notes/todo.txt\", head=12)  running\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("progress lacks %q:\n%q", want, got)
 		}

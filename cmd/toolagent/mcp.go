@@ -35,6 +35,11 @@ type mcpTool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations struct {
+		// ReadOnlyHint says the tool changes nothing: its calls may run in
+		// parallel and before the model's reply ends.
+		ReadOnlyHint bool `json:"readOnlyHint"`
+	} `json:"annotations"`
 }
 
 // mcpResult is a tools/call result: the text the model reads.

@@ -4,27 +4,53 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/i18n"
+	"github.com/stdiotools/toolserver/toolcall"
 )
 
-// progress shows on the terminal what the agent does: each tool call as
-// its arguments stream in, then its outcome. On a terminal (live) the
-// call's line is redrawn as it grows; otherwise each call is written once,
-// complete.
+// progress shows on the terminal what the agent does: each call of a turn
+// as its arguments stream in, whether it waits, runs or is done, and what
+// it returned. On a terminal (live) the turn is a block of lines, one per
+// call, redrawn in place as calls change state; otherwise each change is
+// one plain line, written once, such as
+//
+//	[2] → read_file(path="notes/todo.txt")
+//	[2] ✓ buy milk…
+//
+// Its methods may be called from the calls' goroutines.
 type progress struct {
-	w     io.Writer
-	live  bool
-	drawn bool // a live line is on screen, without its newline
+	w    io.Writer
+	live bool
+	lang i18n.Lang
+
+	mu    sync.Mutex
+	board []*boardLine // live: the calls of the turn, in order
+	lines int          // live: how many board lines are on screen
 }
 
-// maxShown bounds an argument value on the progress line.
-const maxShown = 40
+// boardLine is one call's line of the live block.
+type boardLine struct {
+	index       int
+	mark, call  string
+	state, info string
+}
 
-// callLine is the progress line of a call: its name and its top-level
-// arguments so far.
+// maxShown bounds an argument value on a progress line, and maxLine a
+// whole line, so that a live line never wraps on an 80-column terminal
+// (the block is redrawn by counting lines).
+const (
+	maxShown = 40
+	maxLine  = 78
+)
+
+// callLine is a call as a progress line shows it: its name and its
+// top-level arguments so far.
 func callLine(c *streamedCall) string {
 	var b strings.Builder
-	b.WriteString("→ ")
 	b.WriteString(c.Name)
 	b.WriteString("(")
 	for i, a := range c.Shown {
@@ -70,38 +96,142 @@ func clip(s string, n int) string {
 	return b.String()
 }
 
-// streaming redraws the line of a call whose arguments are arriving.
+// line returns the board line of the call at index, adding it.
+func (p *progress) line(index int) *boardLine {
+	for _, l := range p.board {
+		if l.index == index {
+			return l
+		}
+	}
+	l := &boardLine{index: index}
+	p.board = append(p.board, l)
+	return l
+}
+
+// set records a call's new state: live, by redrawing the block; plain,
+// by writing text as one line.
+func (p *progress) set(index int, mark, call, state, info, text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.live {
+		if text != "" {
+			fmt.Fprintf(p.w, "[%d] %s\n", index+1, text)
+		}
+		return
+	}
+	l := p.line(index)
+	l.mark, l.state, l.info = mark, state, info
+	if call != "" {
+		l.call = call
+	}
+	p.redraw()
+}
+
+// redraw writes the block again over its last drawing.
+func (p *progress) redraw() {
+	var b strings.Builder
+	p.erase(&b)
+	for _, l := range p.board {
+		s := fmt.Sprintf("[%d] %s %s", l.index+1, l.mark, l.call)
+		if l.state != "" {
+			s += "  " + l.state
+		}
+		if l.info != "" {
+			s += ": " + l.info
+		}
+		b.WriteString(clip(s, maxLine))
+		b.WriteString("\n")
+	}
+	p.lines = len(p.board)
+	io.WriteString(p.w, b.String())
+}
+
+// erase moves back to the block's first line and clears to the end of
+// the screen.
+func (p *progress) erase(b *strings.Builder) {
+	if p.lines > 0 {
+		fmt.Fprintf(b, "\x1b[%dF", p.lines)
+	}
+	b.WriteString("\x1b[J")
+	p.lines = 0
+}
+
+// streaming shows a call whose arguments are arriving (live only).
 func (p *progress) streaming(c *streamedCall) {
 	if !p.live || c.Name == "" {
 		return
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", callLine(c))
-	p.drawn = true
+	p.set(c.Index, "…", callLine(c), "", "", "")
 }
 
-// calling writes the complete line of a call about to run.
-func (p *progress) calling(c *streamedCall) {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\x1b[K")
-		p.drawn = false
+// mismatch shows, as soon as it is seen, an argument that breaks the
+// tool's schema.
+func (p *progress) mismatch(c *streamedCall, m toolcall.Mismatch) {
+	p.note("call %d, %s: %s", c.Index+1, c.Name, m.Message(p.lang))
+}
+
+// admitted shows a call whose JSON has closed; waits says whether it has
+// to wait for other calls or for the end of the reply.
+func (p *progress) admitted(tc *turnCall, waits bool) {
+	if waits {
+		p.set(tc.index, "·", tc.line, "waiting", "", "· "+tc.line+" waits")
+		return
 	}
-	fmt.Fprintln(p.w, callLine(c))
+	p.set(tc.index, "·", tc.line, "", "", "")
 }
 
-// result writes how a call ended.
-func (p *progress) result(r mcpResult) {
-	mark := "  ✓ "
-	if r.IsError {
-		mark = "  ✗ "
+// running shows a call that has started.
+func (p *progress) running(tc *turnCall) {
+	p.set(tc.index, "→", tc.line, "running", "", "→ "+tc.line)
+}
+
+// finished shows how a call ended.
+func (p *progress) finished(tc *turnCall) {
+	mark := "✓"
+	if tc.res.IsError || tc.err != nil {
+		mark = "✗"
 	}
-	fmt.Fprintln(p.w, mark+clip(r.Text, 100))
+	info := tc.res.Text
+	if tc.err != nil {
+		info = tc.err.Error()
+	}
+	took := tc.stop.Sub(tc.start).Round(time.Millisecond).String()
+	p.set(tc.index, mark, tc.line, took, clip(info, 60), mark+" "+clip(info, 100))
 }
 
-// note writes a line about the loop itself.
+// repeat shows a call that gets an earlier call's answer.
+func (p *progress) repeat(tc *turnCall) {
+	state := fmt.Sprintf("repeat of [%d]", tc.dupOf.index+1)
+	p.set(tc.index, "=", tc.line, state, "", "= "+tc.line+" "+state)
+}
+
+// refused shows a call that is not run for its arguments.
+func (p *progress) refused(tc *turnCall) {
+	p.set(tc.index, "✗", tc.line, "not run", clip(tc.refused, 60), "✗ "+tc.line+" not run: "+clip(tc.refused, 100))
+}
+
+// turnDone leaves the turn's block on the screen, finished.
+func (p *progress) turnDone() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.board, p.lines = nil, 0
+}
+
+// note writes a line about the loop itself, above the live block.
 func (p *progress) note(format string, a ...any) {
-	if p.drawn {
-		fmt.Fprintln(p.w)
-		p.drawn = false
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	line := "· " + fmt.Sprintf(format, a...)
+	if !p.live {
+		fmt.Fprintln(p.w, line)
+		return
 	}
-	fmt.Fprintf(p.w, "· "+format+"\n", a...)
+	var b strings.Builder
+	p.erase(&b)
+	b.WriteString(clip(line, 500))
+	b.WriteString("\n")
+	io.WriteString(p.w, b.String())
+	if len(p.board) > 0 {
+		p.redraw()
+	}
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/stdiotools/toolserver/toolcall"
+)
+
+// follow attaches to a call, once its tool's name is known, the check of
+// its arguments against the tool's input schema while they stream: a
+// mismatch is shown as soon as the stream shows it.
+func (a *agent) follow(c *streamedCall) {
+	s := a.schemas[c.Name]
+	if s == nil {
+		c.watch = func(toolcall.Event) {} // followed: no schema to check against
+		return
+	}
+	c.watch = s.NewChecker(func(m toolcall.Mismatch) { a.show.mismatch(c, m) }).Event
+}
+
+// checkArguments checks a call's whole arguments against its tool's
+// schema, the moment its JSON closes, and returns the answer the model
+// reads instead of the call's result when they do not match, or "".
+func (a *agent) checkArguments(name, args string) string {
+	s := a.schemas[name]
+	if s == nil {
+		return ""
+	}
+	ms, err := s.Check([]byte(args))
+	if err != nil || len(ms) == 0 {
+		return "" // what is not one JSON value the server refuses in its words
+	}
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = m.Message(a.lang)
+	}
+	return a.msg(msgBadArguments, name, strings.Join(parts, " "))
+}
+
+// isSafe reports whether a tool may run in parallel with others and
+// before the model's reply ends.
+func (a *agent) isSafe(name string) bool { return a.safe[name] }
+
+// maxParsedShown bounds the arguments of a cut-off call quoted back to the
+// model.
+const maxParsedShown = 300
+
+// troubleNotice tells the model which of its calls did not run, and why,
+// and asks for them again.
+func (a *agent) troubleNotice(troubles []trouble) string {
+	var b strings.Builder
+	for _, tr := range troubles {
+		c := tr.call
+		n := c.Index + 1
+		var syn *toolcall.SyntaxError
+		var inc *toolcall.IncompleteError
+		switch {
+		case c.Name == "":
+			b.WriteString(a.msg(msgNoName, n))
+		case errors.As(c.err, &syn):
+			b.WriteString(a.msg(msgBadJSON, n, c.Name, syn.Offset))
+		case strings.TrimSpace(c.args.String()) == "":
+			b.WriteString(a.msg(msgCutNothing, n, c.Name))
+		default:
+			at := a.msg(msgTopLevel)
+			if errors.As(c.err, &inc) && inc.Path != "" {
+				at = inc.Path
+			}
+			b.WriteString(a.msg(msgCut, n, c.Name, at, clip(c.args.String(), maxParsedShown)))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(a.msg(msgSendAgain))
+	return b.String()
+}

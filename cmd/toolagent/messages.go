@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/stdiotools/toolserver/i18n"
+)
+
+// msgID names one text the model reads from the agent itself (the tool
+// results it reads come from the server).
+type msgID int
+
+// The catalog entries.
+const (
+	msgErrorPrefix  msgID = iota // before the text of a tool's error result
+	msgRepeat                    // a call that repeats an earlier one: its id
+	msgBadArguments              // a call not run for its arguments: the tool, the mismatches
+	msgTextResult                // a result in text mode: the tool
+	msgCut                       // a cut-off call: its number, tool, the text parsed, where it stopped
+	msgCutNothing                // a call cut off before any argument: its number, tool
+	msgBadJSON                   // a call whose arguments are not JSON: its number, tool, the byte
+	msgNoName                    // a call without a name: its number
+	msgSendAgain                 // after the notices of calls that did not run
+	msgTopLevel                  // the path of the arguments object itself
+)
+
+// catalog holds each text in English and Chinese, as fmt formats.
+var catalog = [...][2]string{
+	msgErrorPrefix:  {"Error: ", "错误："},
+	msgRepeat:       {"Same call as %s, run once; its result:", "与 %s 的调用相同，只执行了一次；其结果："},
+	msgBadArguments: {"Not run: the arguments do not match the schema of %s. %s Fix them and call again.", "未执行：参数不符合 %s 的模式。%s 请修正后再调用。"},
+	msgTextResult:   {"Result of %s:", "%s 的结果："},
+	msgCut:          {"Your call %d (%s) was cut off at %s; its arguments so far were: %s", "你的第 %d 个调用（%s）在 %s 处被截断；已收到的参数为：%s"},
+	msgCutNothing:   {"Your call %d (%s) was cut off before its arguments.", "你的第 %d 个调用（%s）在参数之前被截断。"},
+	msgBadJSON:      {"Your call %d (%s) was not run: its arguments are not valid JSON (at byte %d).", "你的第 %d 个调用（%s）未执行：参数不是有效的 JSON（第 %d 字节处）。"},
+	msgNoName:       {"Your call %d has no tool name.", "你的第 %d 个调用没有工具名称。"},
+	msgSendAgain:    {"The calls before it ran; their results are above. Send that call again, whole, with any calls meant to follow it.", "它之前的调用已执行，结果见上。请重新发送完整的该调用，以及之后原本要发送的调用。"},
+	msgTopLevel:     {"the top level", "顶层"},
+}
+
+// msg formats a catalog text in the agent's language.
+func (a *agent) msg(id msgID, args ...any) string {
+	t := catalog[id]
+	return fmt.Sprintf(i18n.Pick(a.lang, t[0], t[1]), args...)
+}
