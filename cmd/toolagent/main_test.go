@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stdiotools/toolserver/internal/testbin"
 )
@@ -21,6 +22,13 @@ import (
 var toolserverBin string
 
 func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "-slowtools" {
+		if err := serveSlowTools(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	bin, cleanup, err := testbin.Build("../toolserver", "toolserver")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -64,11 +72,22 @@ type outcome struct {
 	stderr   string
 	requests []chatRequest
 	root     string
+	ended    []time.Time // when the stream of each answer was written out
 }
 
 // runScript runs the agent against the real toolserver and a fake
 // OpenAI-compatible server streaming steps, cut every chunk bytes.
 func runScript(t *testing.T, chunk int, steps string, extra ...string) outcome {
+	t.Helper()
+	root := playground(t)
+	o := runAgent(t, chunk, steps, toolserverBin+" --root "+root+" --log-level error", extra...)
+	o.root = root
+	return o
+}
+
+// runAgent runs the agent against the MCP server command and a fake
+// OpenAI-compatible server streaming steps, cut every chunk bytes.
+func runAgent(t *testing.T, chunk int, steps string, serverCmd string, extra ...string) outcome {
 	t.Helper()
 	var parsed []scriptStep
 	if err := json.Unmarshal([]byte(steps), &parsed); err != nil {
@@ -80,14 +99,13 @@ func runScript(t *testing.T, chunk int, steps string, extra ...string) outcome {
 	}
 	hs := httptest.NewServer(ss)
 	defer hs.Close()
-	root := playground(t)
 	env := map[string]string{"OPENAI_COMPATIBLE_BASE_URL": hs.URL + "/v1", "OPENAI_COMPATIBLE_API_KEY": "k", "MODEL": "m"}
 	var out bytes.Buffer
 	var errb lockedBuffer // the server's stderr is copied in by another goroutine
-	args := append([]string{"--server", toolserverBin + " --root " + root + " --log-level error"}, extra...)
+	args := append([]string{"--server", serverCmd}, extra...)
 	args = append(args, "do the task")
 	code := run(context.Background(), args, func(k string) string { return env[k] }, &out, &errb, false)
-	return outcome{code: code, stdout: out.String(), stderr: errb.String(), requests: ss.Requests(), root: root}
+	return outcome{code: code, stdout: out.String(), stderr: errb.String(), requests: ss.Requests(), ended: ss.Ended()}
 }
 
 // chunkSizes are the byte counts the fake server cuts its streams into:

@@ -207,7 +207,7 @@ func (p *progress) repeat(tc *turnCall) {
 
 // refused shows a call that is not run for its arguments.
 func (p *progress) refused(tc *turnCall) {
-	p.set(tc.index, "✗", tc.line, "not run", clip(tc.refused, 60), "✗ "+tc.line+" not run: "+clip(tc.refused, 100))
+	p.set(tc.index, "✗", tc.line, "not run", clip(tc.refused, 60), "✗ "+tc.line+": "+clip(tc.refused, 120))
 }
 
 // turnDone leaves the turn's block on the screen, finished.

@@ -23,6 +23,9 @@ type scriptStep struct {
 	// Cut ends the stream without a finish reason or [DONE], as a
 	// dropped connection would.
 	Cut bool `json:"cut,omitempty"`
+	// CutInCall ends the stream that way halfway through the arguments
+	// of this call (counted from 1): the calls after it never arrive.
+	CutInCall int `json:"cut_in_call,omitempty"`
 }
 
 // scriptCall is a scripted tool call. Arguments is a JSON value, sent as
@@ -32,6 +35,9 @@ type scriptCall struct {
 	Name          string          `json:"name"`
 	Arguments     json.RawMessage `json:"arguments,omitempty"`
 	ArgumentsText *string         `json:"arguments_text,omitempty"`
+	// PauseMS holds the stream this long after the call, as a model that
+	// is slow to write the next one.
+	PauseMS int `json:"pause_ms,omitempty"`
 }
 
 // loadScript reads a script file: a JSON array of steps.
@@ -63,6 +69,14 @@ type scriptServer struct {
 	mu       sync.Mutex
 	next     int
 	requests []chatRequest
+	ended    []time.Time // when each answer's stream was written out
+}
+
+// Ended returns when the stream of each answer so far was written out.
+func (s *scriptServer) Ended() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.ended...)
 }
 
 // Requests returns the requests received so far.
@@ -98,31 +112,51 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	body := s.events(i, s.Steps[i])
 	n := s.ChunkBytes
 	if n <= 0 {
 		n = 7
 	}
 	flusher, _ := w.(http.Flusher)
-	for len(body) > 0 {
-		k := min(n, len(body))
-		if _, err := w.Write(body[:k]); err != nil {
-			return
-		}
-		body = body[k:]
-		if flusher != nil {
-			flusher.Flush()
+	for _, seg := range s.events(i, s.Steps[i]) {
+		time.Sleep(seg.pause)
+		body := seg.data
+		for len(body) > 0 {
+			k := min(n, len(body))
+			if _, err := w.Write(body[:k]); err != nil {
+				return
+			}
+			body = body[k:]
+			if flusher != nil {
+				flusher.Flush()
+			}
 		}
 	}
+	s.mu.Lock()
+	s.ended = append(s.ended, time.Now())
+	s.mu.Unlock()
 }
 
-// events renders one step as the event stream of a chat completion.
-func (s *scriptServer) events(i int, st scriptStep) []byte {
+// segment is a part of an answer's stream, sent after a pause.
+type segment struct {
+	pause time.Duration
+	data  []byte
+}
+
+// events renders one step as the event stream of a chat completion, in
+// segments split where the script pauses.
+func (s *scriptServer) events(i int, st scriptStep) []segment {
 	end := s.LineEnd
 	if end == "" {
 		end = "\n"
 	}
 	var b strings.Builder
+	var segs []segment
+	var pause time.Duration
+	cutHere := func(next time.Duration) {
+		segs = append(segs, segment{pause: pause, data: []byte(b.String())})
+		b.Reset()
+		pause = next
+	}
 	id := fmt.Sprintf("chatcmpl-script-%d", i+1)
 	created := time.Now().Unix()
 	event := func(delta map[string]any, finish *string) {
@@ -147,6 +181,11 @@ func (s *scriptServer) events(i int, st scriptStep) []byte {
 		if c.ArgumentsText != nil {
 			args = *c.ArgumentsText
 		}
+		cut := st.CutInCall == k+1
+		if cut {
+			r := []rune(args)
+			args = string(r[:len(r)/2])
+		}
 		event(map[string]any{"tool_calls": []map[string]any{{
 			"index": k, "id": fmt.Sprintf("call_%d_%d", i+1, k+1), "type": "function",
 			"function": map[string]any{"name": c.Name, "arguments": ""},
@@ -156,9 +195,17 @@ func (s *scriptServer) events(i int, st scriptStep) []byte {
 				"index": k, "function": map[string]any{"arguments": piece},
 			}}}, nil)
 		}
+		if cut {
+			cutHere(0)
+			return segs
+		}
+		if c.PauseMS > 0 {
+			cutHere(time.Duration(c.PauseMS) * time.Millisecond)
+		}
 	}
 	if st.Cut {
-		return []byte(b.String())
+		cutHere(0)
+		return segs
 	}
 	finish := st.FinishReason
 	if finish == "" {
@@ -169,7 +216,8 @@ func (s *scriptServer) events(i int, st scriptStep) []byte {
 	}
 	event(map[string]any{}, &finish)
 	b.WriteString("data: [DONE]" + end + end)
-	return []byte(b.String())
+	cutHere(0)
+	return segs
 }
 
 // pieces cuts s into pieces of n characters (whole characters: the API
