@@ -75,6 +75,7 @@ func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 		calls, troubles, textMode, cut := a.callsIn(rep)
 		if cut != "" || (len(calls) == 0 && len(troubles) > 0) {
 			t.abort()
+			a.show.turnDone()
 			if cut == "" {
 				cut = troubles[0].why
 			}
@@ -94,6 +95,7 @@ func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 		cutBefore = false
 		if len(calls) == 0 {
 			t.abort()
+			a.show.turnDone()
 			return strings.TrimSpace(rep.Content), nil
 		}
 		// A turn that only repeats calls of the turn before, with the same

@@ -13,12 +13,22 @@
 //	toolagent --root testdata/playground --script cmd/toolagent/testdata/summary.json "Summarize the notes"
 //
 // Answers are streamed; the arguments of each tool call are parsed as
-// they arrive and shown live on a terminal. The loop stops when the model
-// answers without a call (exit 0), or with exit 1 at the step limit, when
-// the model repeats its last call exactly, when a call is cut off twice in
-// a row (the first time it is asked again), or when the model or the
-// server fails. A model without native tool calls may write its calls as
-// JSON in its text; they are found with toolcall.Extract.
+// they arrive, checked against the tool's input schema (a mismatch is
+// shown at once), and shown live on a terminal. The calls of a reply run
+// while it streams (see turn): a read-only call starts as soon as its
+// JSON closes, reads run in parallel up to --parallel, each write waits
+// for the calls before it and the reply's end, identical calls run once,
+// and the answers go back in the model's order. A call cut off by the end
+// of the stream is reported to the model, with what was parsed of it and
+// where it stopped, to be sent again; the calls before it keep their
+// answers.
+//
+// The loop stops when the model answers without a call (exit 0), or with
+// exit 1 at the step limit, when a turn only repeats the calls of the one
+// before, when a reply is cut off twice in a row with nothing to run, or
+// when the model or the server fails. A model without native tool calls
+// may write its calls as JSON in its text; they are found with
+// toolcall.Extract.
 package main
 
 import (

@@ -73,6 +73,7 @@ type outcome struct {
 	requests []chatRequest
 	root     string
 	ended    []time.Time // when the stream of each answer was written out
+	received []time.Time // when each request reached the model
 }
 
 // runScript runs the agent against the real toolserver and a fake
@@ -87,7 +88,7 @@ func runScript(t *testing.T, chunk int, steps string, extra ...string) outcome {
 
 // runAgent runs the agent against the MCP server command and a fake
 // OpenAI-compatible server streaming steps, cut every chunk bytes.
-func runAgent(t *testing.T, chunk int, steps string, serverCmd string, extra ...string) outcome {
+func runAgent(t testing.TB, chunk int, steps string, serverCmd string, extra ...string) outcome {
 	t.Helper()
 	var parsed []scriptStep
 	if err := json.Unmarshal([]byte(steps), &parsed); err != nil {
@@ -105,7 +106,7 @@ func runAgent(t *testing.T, chunk int, steps string, serverCmd string, extra ...
 	args := append([]string{"--server", serverCmd}, extra...)
 	args = append(args, "do the task")
 	code := run(context.Background(), args, func(k string) string { return env[k] }, &out, &errb, false)
-	return outcome{code: code, stdout: out.String(), stderr: errb.String(), requests: ss.Requests(), ended: ss.Ended()}
+	return outcome{code: code, stdout: out.String(), stderr: errb.String(), requests: ss.Requests(), ended: ss.Ended(), received: ss.Received()}
 }
 
 // chunkSizes are the byte counts the fake server cuts its streams into:

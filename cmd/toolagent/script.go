@@ -70,6 +70,14 @@ type scriptServer struct {
 	next     int
 	requests []chatRequest
 	ended    []time.Time // when each answer's stream was written out
+	received []time.Time // when each request arrived
+}
+
+// Received returns when each request so far arrived.
+func (s *scriptServer) Received() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.received...)
 }
 
 // Ended returns when the stream of each answer so far was written out.
@@ -98,6 +106,7 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
+	s.received = append(s.received, time.Now())
 	i := s.next
 	s.next++
 	s.mu.Unlock()

@@ -90,11 +90,14 @@ func (a *agent) newTurn(ctx context.Context, prev map[string]bool) *turn {
 // arguments against the tool's schema as they arrive, and admits the
 // calls whose JSON has closed.
 func (t *turn) watch(c *streamedCall) {
+	if t.admitted[c] {
+		return // what follows a call's closed JSON is not its arguments
+	}
 	t.a.show.streaming(c)
 	if c.watch == nil && c.Name != "" {
 		t.a.follow(c)
 	}
-	if !c.whole || t.admitted[c] {
+	if !c.whole {
 		return
 	}
 	t.admitted[c] = true
