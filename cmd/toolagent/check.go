@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/toolcall"
 )
 
@@ -35,7 +36,7 @@ func (a *agent) checkArguments(name, args string) string {
 	for i, m := range ms {
 		parts[i] = m.Message(a.lang)
 	}
-	return a.msg(msgBadArguments, name, strings.Join(parts, " "))
+	return a.msg(msgBadArguments, name, strings.Join(parts, i18n.Pick(a.lang, " ", "")))
 }
 
 // isSafe reports whether a tool may run in parallel with others and

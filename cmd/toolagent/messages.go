@@ -28,7 +28,7 @@ const (
 var catalog = [...][2]string{
 	msgErrorPrefix:  {"Error: ", "错误："},
 	msgRepeat:       {"Same call as %s, run once; its result:", "与 %s 的调用相同，只执行了一次；其结果："},
-	msgBadArguments: {"Not run: the arguments do not match the schema of %s. %s Fix them and call again.", "未执行：参数不符合 %s 的模式。%s 请修正后再调用。"},
+	msgBadArguments: {"Not run: the arguments do not match the schema of %s. %s Fix them and call again.", "未执行：参数不符合 %s 的模式。%s请修正后再调用。"},
 	msgTextResult:   {"Result of %s:", "%s 的结果："},
 	msgCut:          {"Your call %d (%s) was cut off at %s; its arguments so far were: %s", "你的第 %d 个调用（%s）在 %s 处被截断；已收到的参数为：%s"},
 	msgCutNothing:   {"Your call %d (%s) was cut off before its arguments.", "你的第 %d 个调用（%s）在参数之前被截断。"},

@@ -262,6 +262,16 @@ func TestReadsStartWhileTheModelIsStillTalkingAndWritesWaitForItsEnd(t *testing.
 	}
 }
 
+func TestSafeToolsNamedByTheUserRunInParallel(t *testing.T) {
+	o, runs := runSlow(t, 64, `[`+turnOf(slow("write", "w1", 400), slow("write", "w2", 400))+`, {"content": "done"}]`, "--safe-tools", "slow_write,other")
+	if o.code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", o.code, o.stderr)
+	}
+	if !maxTime(runs["w1"].start, runs["w2"].start).Before(minTime(runs["w1"].stop, runs["w2"].stop)) {
+		t.Errorf("the writes the user made safe did not run together: %v", describe(runs, "w1", "w2"))
+	}
+}
+
 func TestTheReadToolsOfToolserverAreMarkedReadOnly(t *testing.T) {
 	root := playground(t)
 	var errb lockedBuffer
