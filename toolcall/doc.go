@@ -79,4 +79,17 @@
 // them), nesting beyond 10,000 levels is refused, and a stream may hold
 // several top-level values (see [Parser] for the one place where it is
 // stricter than json.Decoder).
+//
+// # Checking arguments
+//
+// [CompileSchema] reads a tool's inputSchema as tools/list gives it. The
+// resulting [Schema] checks a call's whole arguments with [Schema.Check],
+// or, through a [Checker] fed a Parser's events, checks them while they
+// stream: each [Mismatch] is reported as soon as the stream shows it, so
+// that an agent can warn before the call ends and refuse it the moment
+// its JSON closes. A Mismatch carries its path and reads as a sentence in
+// English or Chinese (see [Mismatch.Message]). A Schema knows the keywords
+// tool arguments use and leaves the others to the server: it finds fewer
+// problems than a full validator, never more, as fuzzing checks against
+// one.
 package toolcall

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/toolcall"
 )
 
@@ -65,4 +66,45 @@ func ExampleParser() {
 	// reading /content=Hello, wor...
 	// got /content="Hello, world\n"
 	// toolcall: JSON stream ended at byte 32 inside the value at "/lines/1"
+}
+
+func ExampleChecker() {
+	// The tool's inputSchema, as tools/list gives it.
+	schema, err := toolcall.CompileSchema([]byte(`{"type": "object",
+		"properties": {"path": {"type": "string"}, "head": {"type": "integer", "minimum": 1}},
+		"required": ["path"], "additionalProperties": false}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A call's arguments as a model streams them: the mismatch is known
+	// at the quote that opens "ten", long before the call ends.
+	chunks := []string{`{"head": "t`, `en", "pat`, `h": "a.txt"}`}
+	written := 0
+	c := schema.NewChecker(func(m toolcall.Mismatch) {
+		fmt.Printf("after %d bytes: %s\n", written, m.Message(i18n.English))
+	})
+	p := toolcall.NewParser(c.Event)
+	for _, chunk := range chunks {
+		written += len(chunk)
+		if _, err := p.Write([]byte(chunk)); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	// The whole arguments, checked at once.
+	ms, err := schema.Check([]byte(`{"head": 0, "limit": 5}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range ms {
+		fmt.Println(m)
+	}
+	// Output:
+	// after 11 bytes: /head: a string was given where an integer is required.
+	// /head: 0 is below the minimum 1.
+	// /limit: this argument is not known; the known ones are: head, path.
+	// /path: this argument is required but missing.
 }

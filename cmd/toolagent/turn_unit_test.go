@@ -115,3 +115,25 @@ func TestUnsafeToolsAreBarriersAndSafeOnesAreNot(t *testing.T) {
 		t.Errorf("ran %q", e.ran)
 	}
 }
+
+func TestTheLiveBlockShowsEachCallRunningWaitingOrDone(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, live: true}
+	read := &turnCall{index: 0, line: `look(n=1)`}
+	write := &turnCall{index: 1, line: `put(n=2)`}
+	p.admitted(read, false)
+	p.running(read)
+	p.admitted(write, true)
+	read.res = mcpResult{Text: "ran\nwell"}
+	p.finished(read)
+	p.note("a note")
+	got := b.String()
+	// The last drawing, after the note: both lines, the first one done.
+	want := "\x1b[2F\x1b[J· a note\n\x1b[J[1] ✓ look(n=1)  0s: ran\\nwell\n[2] · put(n=2)  waiting\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("the block ends %q, want %q", got[max(0, len(got)-len(want)-20):], want)
+	}
+	if !strings.Contains(got, "[1] → look(n=1)  running\n[2] · put(n=2)  waiting\n") {
+		t.Errorf("no drawing shows the read running and the write waiting: %q", got)
+	}
+}
