@@ -98,22 +98,21 @@ func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 			a.show.turnDone()
 			return strings.TrimSpace(rep.Content), nil
 		}
+		t.admitRest(calls)
 		// A turn that only repeats calls of the turn before, with the same
 		// arguments, makes no progress: the model is looping. Its repeats
 		// were held back, so nothing of it has run.
-		turnKeys := make(map[string]bool, len(calls))
+		turnKeys := make(map[string]bool, len(t.calls))
 		repeat := lastTurn != nil && len(troubles) == 0
-		for _, c := range calls {
-			key := c.Name + " " + canonical(c.WholeArguments())
-			turnKeys[key] = true
-			repeat = repeat && lastTurn[key]
+		for _, tc := range t.calls {
+			turnKeys[tc.key] = true
+			repeat = repeat && lastTurn[tc.key]
 		}
 		if repeat {
 			t.abort()
-			return "", fmt.Errorf("%w: %s %s", errRepeat, calls[0].Name, calls[0].WholeArguments())
+			return "", fmt.Errorf("%w: %s %s", errRepeat, t.calls[0].name, t.calls[0].args)
 		}
 		lastTurn = turnKeys
-		t.admitRest(calls)
 		t.wait()
 		a.show.turnDone()
 		if err := t.failed(); err != nil {
@@ -121,7 +120,7 @@ func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 		}
 		msgs = append(msgs, a.answers(t, rep, textMode)...)
 		if len(troubles) > 0 {
-			a.show.note("a call was cut off; the calls before it ran, and the model is asked to send it again")
+			a.show.note("%s; the calls before it ran, and the model is asked to send it again", troubles[0].why)
 			msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles))})
 		}
 	}

@@ -97,8 +97,8 @@ func (t *turn) watch(c *streamedCall) {
 	if c.watch == nil && c.Name != "" {
 		t.a.follow(c)
 	}
-	if !c.whole {
-		return
+	if !c.whole || c.Name == "" {
+		return // a call without a name is not run: the model is asked again
 	}
 	t.admitted[c] = true
 	t.ready[c.Index] = c
