@@ -39,7 +39,10 @@ type agent struct {
 	// schemas holds each tool's compiled input schema, for checking its
 	// calls while they stream.
 	schemas map[string]*toolcall.Schema
-	lang    i18n.Lang
+	// warnOnly runs a call whose arguments break its schema, rather than
+	// answering it with what to fix (--check warn).
+	warnOnly bool
+	lang     i18n.Lang
 }
 
 // limits are the agent's stopping rules.

@@ -72,7 +72,7 @@ type config struct {
 	root, server, script, system string
 	maxSteps, resultBudget       int
 	parallel                     int
-	safeTools, lang              string
+	safeTools, lang, check       string
 	textTools                    bool
 	idle                         time.Duration
 }
@@ -91,6 +91,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.DurationVar(&cfg.idle, "idle", 2*time.Minute, "give up on the model when it sends nothing for this long")
 	fs.IntVar(&cfg.parallel, "parallel", 4, "the most calls of one turn that run at once")
 	fs.StringVar(&cfg.safeTools, "safe-tools", "", "tools, comma-separated, to run in parallel and while the model still streams, as if they had readOnlyHint")
+	fs.StringVar(&cfg.check, "check", "refuse", `a call whose arguments break the tool's schema: "refuse" answers it with what to fix, without running it; "warn" shows the mismatch and runs it, for servers that coerce arguments`)
 	fs.StringVar(&cfg.lang, "lang", "en", `the language of the agent's own messages to the model: "en" or "zh"`)
 	fs.BoolVar(&cfg.textTools, "text-tools", false, "for models without native tool calls: describe the tools in the system message and read calls from the text")
 	fs.Usage = func() {
@@ -120,6 +121,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	lang, err := i18n.Parse(cfg.lang)
 	if err != nil {
 		return usage("--lang: %v", err)
+	}
+	if cfg.check != "refuse" && cfg.check != "warn" {
+		return usage(`--check is "refuse" or "warn", not %q`, cfg.check)
 	}
 	argv, err := serverCommand(&cfg)
 	if err != nil {
@@ -159,7 +163,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "toolagent:", err)
 		return exitStopped
 	}
-	a := &agent{model: chat, tools: srv, show: show, known: map[string]bool{}, lang: lang,
+	a := &agent{model: chat, tools: srv, show: show, known: map[string]bool{}, lang: lang, warnOnly: cfg.check == "warn",
 		safe: map[string]bool{}, schemas: map[string]*toolcall.Schema{},
 		limits: limits{MaxSteps: cfg.maxSteps, ResultBudget: cfg.resultBudget, Parallel: cfg.parallel}}
 	for _, name := range strings.Split(cfg.safeTools, ",") {

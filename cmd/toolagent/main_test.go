@@ -327,6 +327,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--root", "x"}, nil, "no prompt"},
 		{[]string{"--server", "true", "hi"}, nil, "set OPENAI_COMPATIBLE_BASE_URL and MODEL"},
 		{[]string{"--server", "true", "--max-steps", "0", "hi"}, nil, "--max-steps"},
+		{[]string{"--server", "true", "--parallel", "0", "hi"}, nil, "--parallel"},
+		{[]string{"--server", "true", "--check", "maybe", "hi"}, nil, "--check"},
+		{[]string{"--server", "true", "--lang", "fr", "hi"}, nil, "--lang"},
 		{[]string{"--server", "true", "--script", "/nonexistent.json", "hi"}, nil, "--script"},
 	}
 	for _, tt := range tests {

@@ -246,6 +246,22 @@ func TestATypeMismatchIsShownWhileTheCallStreams(t *testing.T) {
 	})
 }
 
+func TestWithCheckWarnAMismatchIsShownAndTheServerDecides(t *testing.T) {
+	o := runScript(t, 7, `[
+		{"tool_calls": [{"name": "read_file", "arguments": {"path": "notes/todo.txt", "head": "1"}}]},
+		{"content": "done"}]`, "--check", "warn")
+	if o.code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", o.code, o.stderr)
+	}
+	if !strings.Contains(o.stderr, "· call 1, read_file: /head: a string was given where an integer is required.") {
+		t.Errorf("the mismatch is not shown:\n%s", o.stderr)
+	}
+	// toolserver turns "1" into 1: the first line of the file comes back.
+	if answers := toolAnswers(t, o.requests[1], 1); !strings.Contains(answers[0], "buy milk") || strings.Contains(answers[0], "fence") {
+		t.Errorf("the call's answer: %q", answers[0])
+	}
+}
+
 func TestReadsStartWhileTheModelIsStillTalkingAndWritesWaitForItsEnd(t *testing.T) {
 	pause := func(call string) string { return strings.TrimSuffix(call, "}") + `, "pause_ms": 600}` }
 	o, runs := runSlow(t, 64, `[`+turnOf(pause(slow("read", "early", 100)), pause(slow("write", "w", 100)), slow("read", "after", 100))+`, {"content": "done"}]`)
