@@ -6,6 +6,7 @@ package i18n
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -41,4 +42,78 @@ func Pick(lang Lang, en, zh string) string {
 		return zh
 	}
 	return en
+}
+
+// Check reports what is wrong with one entry of a message catalog, given
+// its English and its Chinese text, or nil. Both texts must be non-empty;
+// the Chinese must differ from the English and hold a character that is
+// not ASCII, unless the English holds no letter outside its placeholders
+// (a joiner such as "{1}; {2}" is still punctuation to translate); and
+// both must hold the same placeholders, each a name or number in braces
+// ("{path}", "{1}"), in any order and any number of times. The catalogs'
+// tests run it on every entry, so that no message reaches a model in one
+// language only.
+func Check(en, zh string) error {
+	if en == "" || zh == "" {
+		return fmt.Errorf("English %q and Chinese %q: both are needed", en, zh)
+	}
+	enOwn, enHoles := splitPlaceholders(en)
+	zhOwn, zhHoles := splitPlaceholders(zh)
+	if !sameSet(enHoles, zhHoles) {
+		return fmt.Errorf("English %q has the placeholders %v, Chinese %q has %v", en, enHoles, zh, zhHoles)
+	}
+	if !strings.ContainsFunc(enOwn, isLetter) {
+		return nil
+	}
+	if en == zh {
+		return fmt.Errorf("%q is not translated", en)
+	}
+	if !strings.ContainsFunc(zhOwn, func(r rune) bool { return r > 0x7f }) {
+		return fmt.Errorf("the Chinese %q of %q has no Chinese character", zh, en)
+	}
+	return nil
+}
+
+// splitPlaceholders returns s without its placeholders, and the
+// placeholders.
+func splitPlaceholders(s string) (own string, holes []string) {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String(), holes
+		}
+		j := i + 1
+		for j < len(s) && (isLetter(rune(s[j])) || '0' <= s[j] && s[j] <= '9') {
+			j++
+		}
+		if j == i+1 || j == len(s) || s[j] != '}' {
+			b.WriteString(s[:i+1]) // a brace of the text, such as \u{…}
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(s[:i])
+		holes = append(holes, s[i:j+1])
+		s = s[j+1:]
+	}
+}
+
+func isLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
+
+// sameSet reports whether a and b hold the same strings, ignoring order
+// and repetition.
+func sameSet(a, b []string) bool {
+	in := func(s string, set []string) bool { return slices.Contains(set, s) }
+	for _, s := range a {
+		if !in(s, b) {
+			return false
+		}
+	}
+	for _, s := range b {
+		if !in(s, a) {
+			return false
+		}
+	}
+	return true
 }
