@@ -55,12 +55,12 @@ func Pick(lang Lang, en, zh string) string {
 // language only.
 func Check(en, zh string) error {
 	if en == "" || zh == "" {
-		return fmt.Errorf("English %q and Chinese %q: both are needed", en, zh)
+		return fmt.Errorf("the English %q and the Chinese %q: both are needed", en, zh)
 	}
 	enOwn, enHoles := splitPlaceholders(en)
 	zhOwn, zhHoles := splitPlaceholders(zh)
 	if !sameSet(enHoles, zhHoles) {
-		return fmt.Errorf("English %q has the placeholders %v, Chinese %q has %v", en, enHoles, zh, zhHoles)
+		return fmt.Errorf("the English %q has the placeholders %v, the Chinese %q has %v", en, enHoles, zh, zhHoles)
 	}
 	if !strings.ContainsFunc(enOwn, isLetter) {
 		return nil

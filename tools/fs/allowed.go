@@ -2,9 +2,9 @@ package fs
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -17,6 +17,8 @@ type AllowedResult struct {
 	Directories []string      `json:"directories" description:"The directories the tools may use, relative to the root; \".\" is the whole root. With several roots, each starts with its root's name, such as \"notes:\" or \"notes:/docs\"."`
 	Roots       []AllowedRoot `json:"roots,omitempty" description:"With several roots, each root: its name, whether it is read-only, and how paths in it are written."`
 	Note        string        `json:"note" description:"How paths work."`
+
+	inLang
 }
 
 // AllowedRoot describes one root of several.
@@ -39,35 +41,30 @@ func (r AllowedResult) Content() []server.Content {
 		return []server.Content{server.TextContent(strings.Join(shown, "\n") + "\n" + r.Note)}
 	}
 	for i, root := range r.Roots {
-		rights := "read and write"
+		rights := say(msgReadWrite)
 		if root.ReadOnly {
-			rights = "read-only"
+			rights = say(msgReadOnly)
 		}
-		fmt.Fprintf(&b, "%s (%s): paths in it are written %s/PATH", root.Path, rights, root.Path)
+		line := say(msgRootLine, lit(root.Path), rights)
 		if i == 0 {
-			b.WriteString(", or as a plain relative PATH")
+			line = say(msgRootLineFirst, lit(root.Path), rights)
 		}
 		if len(root.Directories) != 1 || root.Directories[0] != root.Path {
-			shown := make([]string, len(root.Directories))
+			shown := make(list, len(root.Directories))
 			for j, d := range root.Directories {
 				shown[j], _ = displayName(d)
 			}
 			if len(shown) == 0 {
-				b.WriteString("; none of it may be used")
+				line = say(msgRootNone, line)
 			} else {
-				b.WriteString("; only " + strings.Join(shown, ", ") + " and what is below")
+				line = say(msgRootOnly, line, shown)
 			}
 		}
+		b.WriteString(line.in(r.lang))
 		b.WriteString("\n")
 	}
 	return []server.Content{server.TextContent(b.String() + r.Note)}
 }
-
-// pathRules tells the model how paths work.
-const pathRules = `Paths are relative to the root and use "/" as the separator, such as "src/main.go"; "." is the root itself. ` +
-	`".." may not lead above the root, absolute paths are accepted only inside it, and "~" is not expanded. ` +
-	`Symbolic links that lead outside the root are not followed. ` +
-	`A name holding characters that cannot be shown is shown with escapes, \u{X} for the character with code point X and \x{XX} for a byte; give it back exactly as shown.`
 
 func (t *toolset) addListAllowed(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
@@ -75,22 +72,22 @@ func (t *toolset) addListAllowed(s *server.Server) error {
 		Title:       "Where the file tools work",
 		Description: t.allowedDescription(),
 		Level:       security.Read,
-	}, func(ctx context.Context, _ *server.Call, _ ListAllowedArgs) (AllowedResult, error) {
+	}, speak(func(ctx context.Context, call *server.Call, _ ListAllowedArgs) (AllowedResult, error) {
 		dirs := t.sb.Allowed()
 		if t.sb.Multi() {
-			return t.allowedRoots(dirs), nil
+			return t.allowedRoots(dirs, call.Lang()), nil
 		}
-		note := pathRules
+		note := say(msgPathRules)
 		switch {
 		case len(dirs) == 0:
-			note = `No directory may be used: the client's roots include no part of the root. Ask the user to open a folder inside it.`
+			note = say(msgNoDirs)
 		case len(dirs) == 1 && dirs[0] == ".":
-			note = `The whole root may be used. ` + note
+			note = say(msgWholeRoot, note)
 		default:
-			note = `Only these directories and what is below them may be used. ` + note
+			note = say(msgOnlyThese, note)
 		}
-		return AllowedResult{Directories: dirs, Note: note}, nil
-	})
+		return AllowedResult{Directories: dirs, Note: note.in(call.Lang())}, nil
+	}))
 }
 
 // allowedDescription is the description of list_allowed_directories.
@@ -110,24 +107,20 @@ func (t *toolset) example() string {
 	return roots[min(1, len(roots)-1)].Path + "/README.md"
 }
 
-// multiRules tells the model how paths work with several roots.
-const multiRules = `Each root has a name. A path names its root and a path inside it, "NAME:/PATH" (such as "notes:/todo.md"; "notes:" is the root itself); a plain relative path lies in the first root. ` +
-	`Paths use "/" as the separator; ".." may not lead above a root, absolute paths are accepted only inside a root, and "~" is not expanded. ` +
-	`Symbolic links that lead outside their root are not followed. Write tools refuse every path in a read-only root; copy from it into a writable root instead. ` +
-	`A name holding characters that cannot be shown is shown with escapes, \u{X} for the character with code point X and \x{XX} for a byte; give it back exactly as shown.`
-
 // allowedRoots is the result of list_allowed_directories with several
-// roots.
-func (t *toolset) allowedRoots(dirs []string) AllowedResult {
-	res := AllowedResult{Directories: dirs, Note: multiRules}
+// roots, its note in lang.
+func (t *toolset) allowedRoots(dirs []string, lang i18n.Lang) AllowedResult {
+	res := AllowedResult{Directories: dirs}
+	note := say(msgMultiRules)
 	for _, r := range t.sb.Roots() {
 		res.Roots = append(res.Roots, AllowedRoot{Name: r.Name, ReadOnly: r.ReadOnly, Path: r.Path, Directories: r.Allowed})
 		if len(r.Allowed) == 0 || len(r.Allowed) > 1 || r.Allowed[0] != r.Path {
-			res.Note = "The client's roots narrow some of these roots; only the directories listed may be used. " + multiRules
+			note = say(msgRootsNarrowed, say(msgMultiRules))
 		}
 	}
 	if len(dirs) == 0 {
-		res.Note = "No directory may be used: the client's roots include no part of any root. Ask the user to open a folder inside one. " + multiRules
+		note = say(msgNoDirsAny, say(msgMultiRules))
 	}
+	res.Note = note.in(lang)
 	return res
 }

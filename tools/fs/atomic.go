@@ -3,7 +3,6 @@ package fs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -172,8 +171,7 @@ func (t *toolset) writeUnnamed(ctx context.Context, rel string, u *security.Unna
 // directory dir could not be synced for err: the write may not survive a
 // power loss.
 func (t *toolset) notSynced(rel, dir string, err error) error {
-	return fmt.Errorf("%s was written, but its directory could not be synced to disk (%w), so a power loss may still undo the write; check the disk, then write it again",
-		quote(rel), t.sb.Explain("sync", dir, err))
+	return fail(msgNotSynced, lit(quote(rel)), cause{t.sb.Explain("sync", dir, err)})
 }
 
 // failWrite is the error of a write of rel that failed with err: the

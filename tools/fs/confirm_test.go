@@ -32,7 +32,13 @@ type session struct {
 // a client that can answer them.
 func newSession(t *testing.T, e *env) *session {
 	t.Helper()
-	srv := server.New(server.Options{AllowAdmin: true, ConfirmWrites: true})
+	return newSessionWith(t, e, server.Options{AllowAdmin: true, ConfirmWrites: true})
+}
+
+// newSessionWith is newSession with the server's options opts.
+func newSessionWith(t *testing.T, e *env, opts server.Options) *session {
+	t.Helper()
+	srv := server.New(opts)
 	if err := Register(srv, e.sb); err != nil {
 		t.Fatal(err)
 	}

@@ -33,12 +33,13 @@ type CopyFileResult struct {
 	Skipped     []string `json:"skipped,omitempty" description:"Symbolic links and special files inside a copied directory, which are not copied."`
 	DryRun      bool     `json:"dry_run,omitempty" description:"True when nothing was copied because dry_run was set."`
 
-	summary string
+	summary message
+	inLang
 }
 
 // Content returns one sentence saying what was done.
 func (r CopyFileResult) Content() []server.Content {
-	return []server.Content{server.TextContent(r.summary)}
+	return []server.Content{server.TextContent(r.summary.in(r.lang))}
 }
 
 func (t *toolset) addCopyFile(s *server.Server) error {
@@ -53,7 +54,7 @@ func (t *toolset) addCopyFile(s *server.Server) error {
 		Targets:     []string{"source", "destination"},
 		DryRun:      "dry_run",
 		Destructive: true, // overwrite: true replaces the destination
-	}, t.copyFile)
+	}, speak(t.copyFile))
 }
 
 // copyPlan is what copying a directory involves.
@@ -94,7 +95,7 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 			return CopyFileResult{}, t.sb.Explain("read", src, err)
 		}
 		if srcInfo.IsDir() {
-			return CopyFileResult{}, fmt.Errorf("%s is a symbolic link to a directory; copy the directory it points to instead", quote(src))
+			return CopyFileResult{}, fail(msgCopyLinkToDir, lit(quote(src)))
 		}
 	}
 	res := CopyFileResult{Source: src, Destination: dst, Replaced: dstInfo != nil, DryRun: in.DryRun}
@@ -104,7 +105,7 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 		res.Type, res.Files, res.Bytes = typeFile, 1, srcInfo.Size()
 		plan.files = []planEntry{{sub: "", mode: srcInfo.Mode().Perm(), size: srcInfo.Size(), info: srcInfo}}
 		plan.bytes, plan.alloc = srcInfo.Size(), allocated(srcInfo)
-		if err := t.checkCap(quote(src), plan.bytes, "nothing was copied"); err != nil {
+		if err := t.checkCap(lit(quote(src)), plan.bytes, say(msgNothingCopied)); err != nil {
 			return CopyFileResult{}, err
 		}
 	case srcInfo.IsDir():
@@ -114,34 +115,34 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 		}
 		res.Files, res.Dirs, res.Bytes, res.Skipped = len(plan.files), len(plan.dirs), plan.bytes, plan.skipped
 	default:
-		return CopyFileResult{}, fmt.Errorf("%s is %s; only files and directories can be copied", quote(src), otherKind(srcInfo.Mode()))
+		return CopyFileResult{}, fail(msgCopyIsSpecial, lit(quote(src)), kind(srcInfo.Mode()))
 	}
-	if err := t.checkSpace(dst, plan.alloc, "nothing was copied"); err != nil {
+	if err := t.checkSpace(dst, plan.alloc, say(msgNothingCopied)); err != nil {
 		return CopyFileResult{}, err
 	}
 
-	action := describeEntry(src, srcInfo)
+	action := say(msgCopyAction, describeEntry(src, srcInfo), lit(quote(dst)))
 	if res.Type == typeDir {
-		action += fmt.Sprintf(" (%s and %s, %s)", plural(res.Files, "file", "files"), plural(res.Dirs-1, "subdirectory", "subdirectories"), byteSize(res.Bytes))
+		action = say(msgCopyActionTree, describeEntry(src, srcInfo), counted(res.Files, msgFile, msgFiles),
+			counted(res.Dirs-1, msgSubdir, msgSubdirs), size(res.Bytes), lit(quote(dst)))
 	}
-	action += " to " + quote(dst)
 	if dstInfo != nil {
-		action += ", replacing " + describeEntry(dst, dstInfo)
+		action = say(msgReplacing, action, describeEntry(dst, dstInfo))
 	}
 	if len(res.Skipped) > 0 {
-		action += fmt.Sprintf(", leaving out %s", plural(len(res.Skipped), "symbolic link or special file", "symbolic links and special files"))
+		action = say(msgLeavingOut, action, counted(len(res.Skipped), msgSkippedOne, msgSkippedMany))
 	}
 	if in.DryRun {
-		res.summary = "Dry run: copy_file would copy " + action + ". Nothing was copied."
+		res.summary = say(msgCopyDryRun, action)
 		return res, nil
 	}
-	if err := confirm(ctx, call, "Copy "+action+"."); err != nil {
+	if err := confirm(ctx, call, say(msgConfirmCopy, action)); err != nil {
 		return CopyFileResult{}, err
 	}
 	if err := t.runCopy(ctx, call, src, dst, plan); err != nil {
 		return CopyFileResult{}, err
 	}
-	res.summary = "Copied " + action + "."
+	res.summary = say(msgCopied, action)
 	return res, nil
 }
 
@@ -152,16 +153,16 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 func (t *toolset) planCopy(ctx context.Context, tool, src string, srcInfo fs.FileInfo, keepLinks bool) (copyPlan, error) {
 	plan := copyPlan{dirs: []planEntry{{sub: "", mode: srcInfo.Mode().Perm(), info: srcInfo}}}
 	maxEntries, maxBytes := t.lim.MaxResults, t.lim.MaxWriteBytes
-	verb, verbs := "copy", "copies"
+	verb, verbs := say(msgVerbCopy), say(msgVerbCopies)
 	if tool == "move_file" {
-		verb, verbs = "move", "moves"
+		verb, verbs = say(msgVerbMove), say(msgVerbMoves)
 	}
 	err := t.walk(ctx, src, func(p, sub string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return walkRefusal(tool, verb, src, p, err)
 		}
 		if len(plan.dirs)+len(plan.files)+len(plan.links) > maxEntries {
-			return fmt.Errorf("%s holds more than %d entries, the most %s %s at once; %s its subdirectories one at a time", quote(src), maxEntries, tool, verbs, verb)
+			return fail(msgTreeTooMany, lit(quote(src)), num(maxEntries), lit(tool), verbs, verb)
 		}
 		keep := d.IsDir() || d.Type().IsRegular() || keepLinks && d.Type()&fs.ModeSymlink != 0
 		if !keep {
@@ -182,7 +183,7 @@ func (t *toolset) planCopy(ctx context.Context, tool, src string, srcInfo fs.Fil
 			plan.bytes += info.Size()
 			plan.alloc += allocated(info)
 			if plan.bytes > maxBytes {
-				return fmt.Errorf("%s holds more than %s, the most one call may write (the server's --max-write-bytes limit); %s its subdirectories one at a time", quote(src), byteSize(maxBytes), verb)
+				return fail(msgTreeTooBig, lit(quote(src)), size(maxBytes), verb)
 			}
 		default:
 			lr, ok := t.sb.Fs().(afero.LinkReader)
@@ -202,12 +203,12 @@ func (t *toolset) planCopy(ctx context.Context, tool, src string, srcInfo fs.Fil
 
 // walkRefusal is the error of a plan whose walk could not go into p, below
 // src, for the reason err.
-func walkRefusal(tool, verb, src, p string, err error) error {
+func walkRefusal(tool string, verb message, src, p string, err error) error {
 	switch {
 	case errors.Is(err, errTooDeep):
-		return fmt.Errorf("%s lies more than %d levels below %s, deeper than %s goes; %s its subdirectories one at a time", quote(p), maxWalkDepth, quote(src), tool, verb)
+		return fail(msgTreeTooDeep, lit(quote(p)), num(maxWalkDepth), lit(quote(src)), lit(tool), verb)
 	case errors.Is(err, errTooManyDirs), errors.Is(err, errWalkBudget):
-		return fmt.Errorf("%s holds too many directories for %s to %s at once; %s its subdirectories one at a time", quote(src), tool, verb, verb)
+		return fail(msgTreeTooManyDirs, lit(quote(src)), lit(tool), verb, verb)
 	}
 	return err
 }
@@ -237,7 +238,7 @@ func (t *toolset) runCopy(ctx context.Context, call *server.Call, src, dst strin
 	done, err := t.copyTree(ctx, src, dst, plan, copyOpts{meter: newCopyMeter(call, plan)})
 	if err != nil && len(plan.dirs) > 0 {
 		if _, lerr := lstat(t.sb.Fs(), dst); isMissing(lerr) {
-			return fmt.Errorf("%w; nothing was copied", err) // dst itself could not be made
+			return fail(msgNothingCopiedAfter, cause{err}) // dst itself could not be made
 		}
 		return t.partialCopy(dst, done, len(plan.files), err)
 	}
@@ -309,8 +310,7 @@ func (t *toolset) copyTree(ctx context.Context, src, dst string, plan copyPlan, 
 // partialCopy is the error of a directory copy that stopped after done of
 // total files.
 func (t *toolset) partialCopy(dst string, done, total int, err error) error {
-	return fmt.Errorf("the copy stopped after %d of %d files: %w; what was copied is in %s, which delete_file removes",
-		done, total, err, quote(dst))
+	return fail(msgPartialCopy, num(done), num(total), cause{err}, lit(quote(dst)))
 }
 
 // copyOne copies the file src to dst atomically with mode perm, keeping
@@ -323,8 +323,8 @@ func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode
 		return nil, err
 	}
 	defer f.Close()
-	size := fi.Size()
-	if err := t.checkCap(quote(src), size, "nothing was copied"); err != nil {
+	n := fi.Size()
+	if err := t.checkCap(lit(quote(src)), n, say(msgNothingCopied)); err != nil {
 		return nil, err
 	}
 	sync := syncTheDir
@@ -335,7 +335,7 @@ func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode
 		if opts.meter != nil {
 			w = meteredFile{File: w, meter: opts.meter}
 		}
-		n, err := copyData(ctx, w, f, size)
+		n, err := copyData(ctx, w, f, n)
 		if err == nil && opts.move {
 			// What is deleted next must be what was copied.
 			if now, serr := f.Stat(); serr != nil || !sameVersion(now, fi) {
@@ -345,7 +345,7 @@ func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode
 		return n, err
 	})
 	if errors.Is(err, errChanged) {
-		return nil, fmt.Errorf("%s changed while it was being copied, and nothing was written to %s; try again", quote(src), quote(dst))
+		return nil, fail(msgCopySourceChanged, lit(quote(src)), lit(quote(dst)))
 	}
 	return fi, err
 }

@@ -40,7 +40,7 @@ func copyData(ctx context.Context, dst, src afero.File, size int64) (int64, erro
 var errNoHoles = errors.New("SEEK_DATA is not supported")
 
 // errChanged is the failure of a copy whose source shrank under it.
-var errChanged = errors.New("the source changed while it was being copied; try again")
+var errChanged = fail(msgSourceChanged)
 
 // copyRegions is copyData with SEEK_DATA and SEEK_HOLE. It returns
 // errNoHoles, having written nothing, when the first seeks fail for

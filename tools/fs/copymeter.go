@@ -1,8 +1,6 @@
 package fs
 
 import (
-	"fmt"
-
 	"github.com/spf13/afero"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -41,7 +39,7 @@ func (m *copyMeter) wrote(n int64) {
 	m.doneBytes += n
 	if m.single && m.doneBytes-m.reported >= progressBytes {
 		m.reported = m.doneBytes
-		m.report(float64(m.doneBytes), float64(m.bytes), fmt.Sprintf("copied %s of %s", byteSize(m.doneBytes), byteSize(m.bytes)))
+		m.report(float64(m.doneBytes), float64(m.bytes), say(msgCopiedBytes, size(m.doneBytes), size(m.bytes)))
 	}
 }
 
@@ -53,13 +51,13 @@ func (m *copyMeter) fileDone() {
 	m.doneFiles++
 	if m.doneFiles%progressEvery == 0 || m.doneBytes-m.reported >= progressBytes {
 		m.reported = m.doneBytes
-		m.report(float64(m.doneFiles), float64(m.files), fmt.Sprintf("copied %d of %d files", m.doneFiles, m.files))
+		m.report(float64(m.doneFiles), float64(m.files), say(msgCopiedFiles, num(m.doneFiles), num(m.files)))
 	}
 }
 
-func (m *copyMeter) report(done, total float64, msg string) {
+func (m *copyMeter) report(done, total float64, msg message) {
 	if m.call != nil {
-		m.call.Progress(done, total, msg)
+		m.call.Progress(done, total, msg.in(m.call.Lang()))
 	}
 }
 

@@ -3,7 +3,6 @@ package fs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"slices"
 	"syscall"
@@ -31,13 +30,14 @@ type DeleteFileResult struct {
 	DryRun bool     `json:"dry_run,omitempty" description:"True when nothing was deleted because dry_run was set."`
 	Note   string   `json:"note,omitempty" description:"Set when the list of paths is cut."`
 
-	summary string
+	summary message
+	inLang
 }
 
 // Content returns a sentence saying what was done and, in a dry run, the
 // paths that would be deleted.
 func (r DeleteFileResult) Content() []server.Content {
-	s := r.summary
+	s := r.summary.in(r.lang)
 	marked := false
 	for _, p := range r.Paths {
 		shown, escaped := displayName(p)
@@ -51,7 +51,7 @@ func (r DeleteFileResult) Content() []server.Content {
 		s += "\n" + r.Note
 	}
 	if marked {
-		s += "\n" + escapedNote
+		s += "\n" + escapedNote(r.lang)
 	}
 	return []server.Content{server.TextContent(s)}
 }
@@ -66,7 +66,7 @@ func (t *toolset) addDeleteFile(s *server.Server) error {
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",
 		Destructive: true,
-	}, t.deleteFile)
+	}, speak(t.deleteFile))
 }
 
 func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFileArgs) (DeleteFileResult, error) {
@@ -75,7 +75,7 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 		return DeleteFileResult{}, err
 	}
 	if t.sb.IsRoot(rel) {
-		return DeleteFileResult{}, fmt.Errorf("%s is the root directory, which delete_file never deletes; name a path inside it", quoteText(in.Path))
+		return DeleteFileResult{}, fail(msgDeleteRoot, lit(quoteText(in.Path)))
 	}
 	fsys := t.sb.Fs()
 	fi, err := lstat(fsys, rel)
@@ -149,27 +149,26 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 		}
 		res.Paths = sel.sorted(listMax)
 		if res.Files+res.Dirs > 1 && !in.Recursive {
-			return DeleteFileResult{}, fmt.Errorf("%s is a directory that is not empty (%s); pass recursive: true to delete it with everything in it (with dry_run: true as well to first see what that would delete)",
-				quote(rel), contents(res))
+			return DeleteFileResult{}, fail(msgDeleteNotEmpty, lit(quote(rel)), contents(res))
 		}
 		if in.DryRun {
 			res.Paths = append([]string{rel + "/"}, res.Paths...)
 			res.Paths = res.Paths[:min(len(res.Paths), listMax)]
 			if n := res.Files + res.Dirs; n > len(res.Paths) {
-				res.Note = fmt.Sprintf("Showing %d of the %d paths.", len(res.Paths), n)
+				res.Note = say(msgDeleteShowing, num(len(res.Paths)), num(n)).in(call.Lang())
 			}
 		}
 	}
 
 	what := describeEntry(rel, fi)
 	if fi.IsDir() && res.Files+res.Dirs > 1 {
-		what += " and everything in it: " + contents(res)
+		what = say(msgEverythingIn, what, contents(res))
 	}
 	if in.DryRun {
-		res.summary = "Dry run: delete_file would delete " + what + ". Nothing was deleted."
+		res.summary = say(msgDeleteDryRun, what)
 		return res, nil
 	}
-	if err := confirm(ctx, call, "Delete "+what+". This cannot be undone."); err != nil {
+	if err := confirm(ctx, call, say(msgConfirmDelete, what)); err != nil {
 		return DeleteFileResult{}, err
 	}
 	switch tf, ok := asTreeFs(fsys); {
@@ -193,14 +192,14 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 		}
 		return DeleteFileResult{}, t.sb.Explain("delete", rel, err)
 	}
-	res.summary = "Deleted " + what + "."
+	res.summary = say(msgDeleted, what)
 	return res, nil
 }
 
 // contents describes what a directory held: "3 files and 1 subdirectory,
 // 120 bytes".
-func contents(r DeleteFileResult) string {
-	return fmt.Sprintf("%s and %s, %s", plural(r.Files, "file", "files"), plural(r.Dirs-1, "subdirectory", "subdirectories"), byteSize(r.Bytes))
+func contents(r DeleteFileResult) message {
+	return say(msgDirContents, counted(r.Files, msgFile, msgFiles), counted(r.Dirs-1, msgSubdir, msgSubdirs), size(r.Bytes))
 }
 
 // treeFs is a file system that walks and removes trees by descriptor, not

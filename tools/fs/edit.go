@@ -3,13 +3,13 @@ package fs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -52,27 +52,29 @@ type EditFileResult struct {
 	Note          string       `json:"note,omitempty" description:"When the diff was cut: how much of it is shown, and the line to read on from with read_file's offset."`
 	Bytes         int64        `json:"bytes" description:"The size of the file after the edits."`
 	DryRun        bool         `json:"dry_run,omitempty" description:"True when the file was not written because dry_run was set."`
+
+	inLang
 }
 
 // Content returns a sentence on what was done, notes on the fuzzy
 // matches, and the diff.
 func (r EditFileResult) Content() []server.Content {
 	var sb strings.Builder
+	edits := counted(r.Applied, msgEdit, msgEdits)
 	switch {
 	case r.Diff == "":
-		fmt.Fprintf(&sb, "The %s leave %s unchanged; nothing was written.", plural(r.Applied, "edit", "edits"), quote(r.Path))
+		sb.WriteString(say(msgEditUnchanged, edits, lit(quote(r.Path))).in(r.lang))
 	case r.DryRun:
-		fmt.Fprintf(&sb, "Dry run: %s would change %s as shown below. Nothing was written.", plural(r.Applied, "edit", "edits"), quote(r.Path))
+		sb.WriteString(say(msgEditDryRun, edits, lit(quote(r.Path))).in(r.lang))
 	default:
-		fmt.Fprintf(&sb, "Applied %s to %s (now %s).", plural(r.Applied, "edit", "edits"), quote(r.Path), byteSize(r.Bytes))
+		sb.WriteString(say(msgEditApplied, edits, lit(quote(r.Path)), size(r.Bytes)).in(r.lang))
 	}
 	for _, m := range r.FuzzyMatches {
-		fmt.Fprintf(&sb, "\nNote: edits[%d].old_text did not occur exactly; it matched %s when whitespace at the start and end of each line is ignored",
-			m.Edit, lineSpanText(m.Line, m.Lines))
+		sb.WriteString(say(msgEditFuzzy, num(m.Edit), lineSpan(m.Line, m.Lines)).in(r.lang))
 		if m.Reindented {
-			sb.WriteString(", and new_text was re-indented to the file's indentation")
+			sb.WriteString(say(msgEditFuzzyReindented).in(r.lang))
 		}
-		sb.WriteString("; check that part of the diff.")
+		sb.WriteString(say(msgEditFuzzyEnd).in(r.lang))
 	}
 	if r.Diff != "" {
 		sb.WriteString("\n\n")
@@ -84,12 +86,12 @@ func (r EditFileResult) Content() []server.Content {
 	return []server.Content{server.TextContent(sb.String())}
 }
 
-// lineSpanText returns "line 4" or "lines 4-6".
-func lineSpanText(first, n int) string {
+// lineSpan returns "line 4" or "lines 4-6".
+func lineSpan(first, n int) message {
 	if n <= 1 {
-		return "line " + strconv.Itoa(first)
+		return say(msgLineAt, num(first))
 	}
-	return fmt.Sprintf("lines %d-%d", first, first+n-1)
+	return say(msgLineSpan, num(first), num(first+n-1))
 }
 
 func (t *toolset) addEditFile(s *server.Server) error {
@@ -105,7 +107,7 @@ func (t *toolset) addEditFile(s *server.Server) error {
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",
 		Destructive: true,
-	}, t.editFile)
+	}, speak(t.editFile))
 }
 
 func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileArgs) (EditFileResult, error) {
@@ -116,7 +118,7 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 	fi, err := lstat(t.sb.Fs(), rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return EditFileResult{}, fmt.Errorf("%s does not exist; edit_file changes existing files, and write_file creates new ones", quote(rel))
+			return EditFileResult{}, fail(msgEditNotExist, lit(quote(rel)))
 		}
 		return EditFileResult{}, t.sb.Explain("edit", rel, err)
 	}
@@ -149,9 +151,9 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 	}
 	diff := unifiedDiff(rel, orig, text)
 	res.Bytes = int64(len(text))
-	res.cutDiff(diff, int(min(maxDiffBytes, t.lim.MaxReadBytes)))
+	res.cutDiff(diff, int(min(maxDiffBytes, t.lim.MaxReadBytes)), call.Lang())
 	if text != orig {
-		if err := t.checkWrite(rel, "the edited text of "+quote(rel), res.Bytes, res.Bytes, "nothing was written"); err != nil {
+		if err := t.checkWrite(rel, say(msgTheEditedTextOf, lit(quote(rel))), res.Bytes, res.Bytes, say(msgNothingWritten)); err != nil {
 			return EditFileResult{}, err
 		}
 	}
@@ -159,8 +161,8 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 		return res, nil
 	}
 	added, removed := diffStat(diff)
-	msg := fmt.Sprintf("Edit %s: %s, %s added and %s removed (%s, then %s).", quote(rel), plural(len(in.Edits), "edit", "edits"),
-		plural(added, "line", "lines"), plural(removed, "line", "lines"), byteSize(int64(len(orig))), byteSize(res.Bytes))
+	msg := say(msgConfirmEdit, lit(quote(rel)), counted(len(in.Edits), msgEdit, msgEdits),
+		counted(added, msgLine, msgLines), counted(removed, msgLine, msgLines), size(len(orig)), size(res.Bytes))
 	if err := confirm(ctx, call, msg); err != nil {
 		return EditFileResult{}, err
 	}
@@ -170,9 +172,9 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 	return res, nil
 }
 
-// cutDiff sets the diff, cut to at most limit bytes, with a note saying
-// how much was cut and where to read on.
-func (r *EditFileResult) cutDiff(diff string, limit int) {
+// cutDiff sets the diff, cut to at most limit bytes, with a note in lang
+// saying how much was cut and where to read on.
+func (r *EditFileResult) cutDiff(diff string, limit int, lang i18n.Lang) {
 	shown, oldNext, newNext := cutDiff(diff, limit)
 	r.Diff = shown
 	if len(shown) == len(diff) {
@@ -180,15 +182,12 @@ func (r *EditFileResult) cutDiff(diff string, limit int) {
 	}
 	r.DiffBytes, r.DiffTruncated = len(diff), true
 	added, removed := diffStat(diff)
-	what := fmt.Sprintf("The diff is %s, with %s added and %s removed in all; only its first %s are shown",
-		byteSize(int64(len(diff))), plural(added, "line", "lines"), plural(removed, "line", "lines"), byteSize(int64(len(shown))))
+	what := say(msgDiffCut, size(len(diff)), counted(added, msgLine, msgLines), counted(removed, msgLine, msgLines), size(len(shown)))
 	if r.DryRun {
-		r.Note = fmt.Sprintf("%s, which stop before line %d of the file as it is (line %d once edited). Nothing was written: to see every change, make fewer or smaller edits per dry run; read_file with offset=%d reads the file as it is from there.",
-			what, oldNext, newNext, oldNext)
+		r.Note = say(msgDiffCutDryRun, what, num(oldNext), num(newNext)).in(lang)
 		return
 	}
-	r.Note = fmt.Sprintf("%s, which stop before line %d of the edited file. Every edit was applied: read_file with offset=%d reads the edited file from there.",
-		what, newNext, newNext)
+	r.Note = say(msgDiffCutApplied, what, num(newNext)).in(lang)
 }
 
 // readText returns the whole text of the regular file rel for tool, which
@@ -201,18 +200,17 @@ func (t *toolset) readText(rel, tool string) (string, error) {
 	defer f.Close()
 	limit := t.lim.MaxReadBytes
 	if fi.Size() > limit {
-		return "", fmt.Errorf("%s is %s, more than the %s %s works on; change it with smaller tools, or replace it whole with write_file",
-			quote(rel), byteSize(fi.Size()), byteSize(limit), tool)
+		return "", fail(msgTooLargeToChange, lit(quote(rel)), size(fi.Size()), size(limit), lit(tool))
 	}
 	data, err := readWhole(f, fi.Size(), limit)
 	if err != nil {
 		return "", t.sb.Explain("read", rel, err)
 	}
 	if int64(len(data)) > limit {
-		return "", fmt.Errorf("%s grew past %s while it was being read; try again", quote(rel), byteSize(limit))
+		return "", fail(msgGrewWhileRead, lit(quote(rel)), size(limit))
 	}
 	if kind, _ := sniff(data[:min(len(data), sniffLen)]); kind != kindText {
-		return "", fmt.Errorf("%s is not a text file (it is %s); %s changes text files only", quote(rel), kindPhrase(kind), tool)
+		return "", fail(msgNotText, lit(quote(rel)), kindPhrase(kind), lit(tool))
 	}
 	return string(data), nil
 }
@@ -240,16 +238,16 @@ func readWhole(r io.Reader, size, limit int64) ([]byte, error) {
 }
 
 // kindPhrase names a kind of file in a sentence.
-func kindPhrase(k fileKind) string {
+func kindPhrase(k fileKind) message {
 	switch k {
 	case kindImage:
-		return "an image"
+		return say(msgKindImage)
 	case kindAudio:
-		return "audio"
+		return say(msgKindAudio)
 	case kindBinary:
-		return "binary"
+		return say(msgKindBinary)
 	}
-	return "text"
+	return say(msgKindText)
 }
 
 // lineEnding returns the line ending most lines of s have: "\r\n" or "\n".
@@ -283,53 +281,55 @@ type matchError struct {
 	nline int   // how many distinct lines the exact occurrences are on
 	fuzzy int   // whitespace-tolerant matches, when count is 0
 	first []int // lines that match old_text's first line, when nothing matches
+	lang  i18n.Lang
 }
 
 func (e *matchError) Error() string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "edits[%d].old_text ", e.edit)
+	var m message
+	edit, file := num(e.edit), lit(quote(e.path))
 	switch {
 	case e.count > 1:
-		where := listLines(e.lines, e.nline)
+		var where arg = listLines(e.lines, e.nline)
 		switch {
 		case e.nline == 1:
-			where = "all on " + where
+			where = say(msgMatchManyAllOn, where)
 		case e.nline < e.count:
-			where = "on " + where
+			where = say(msgMatchManyOn, where)
 		}
-		fmt.Fprintf(&sb, "occurs %d times in %s (%s), and must occur once; add surrounding lines to it to make it unique",
-			e.count, quote(e.path), where)
+		m = say(msgMatchMany, edit, num(e.count), file, where)
 	case e.fuzzy > 1:
-		fmt.Fprintf(&sb, "does not occur exactly in %s, and ignoring whitespace at the start and end of lines it matches %d places (%s); copy it exactly from the file, with enough surrounding lines to make it unique",
-			quote(e.path), e.fuzzy, listLines(e.lines, e.fuzzy))
+		m = say(msgMatchFuzzyMany, edit, file, num(e.fuzzy), listLines(e.lines, e.fuzzy))
+	case len(e.first) > 0:
+		m = say(msgMatchNoneFirstLine, edit, file, listLines(e.first, len(e.first)))
 	default:
-		fmt.Fprintf(&sb, "was not found in %s", quote(e.path))
-		if len(e.first) > 0 {
-			fmt.Fprintf(&sb, " (its first line matches %s, but the lines after it differ)", listLines(e.first, len(e.first)))
-		}
-		sb.WriteString("; read the file again with read_file and copy the text exactly, with its whitespace and line breaks")
+		m = say(msgMatchNone, edit, file)
 	}
 	if e.edit > 0 {
-		sb.WriteString(" (each edit applies to the text the edits before it left)")
+		m = say(msgMatchAfterEarlier, m)
 	}
-	sb.WriteString("; the file was not changed")
-	return sb.String()
+	return say(msgMatchUnchanged, m).in(e.lang)
+}
+
+func (e *matchError) inLanguage(lang i18n.Lang) error {
+	inLang := *e
+	inLang.lang = lang
+	return &inLang
 }
 
 // listLines returns "line 3", "lines 3 and 9", or "lines 3, 9, … and 4
 // more" for the first of n line numbers.
-func listLines(lines []int, n int) string {
+func listLines(lines []int, n int) arg {
 	if len(lines) == 1 && n == 1 {
-		return "line " + strconv.Itoa(lines[0])
+		return say(msgLineAt, num(lines[0]))
 	}
 	s := make([]string, len(lines))
 	for i, l := range lines {
 		s[i] = strconv.Itoa(l)
 	}
 	if n > len(lines) {
-		return "lines " + strings.Join(s, ", ") + " and " + strconv.Itoa(n-len(lines)) + " more"
+		return say(msgLinesListMore, list(s), num(n-len(lines)))
 	}
-	return "lines " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return say(msgLinesList, list(s[:len(s)-1]), lit(s[len(s)-1]))
 }
 
 // applyEdit applies e to text, a file whose lines mostly end with eol.

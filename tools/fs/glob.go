@@ -1,7 +1,6 @@
 package fs
 
 import (
-	"fmt"
 	"io/fs"
 	"strings"
 	"unicode/utf8"
@@ -61,23 +60,15 @@ type token struct {
 // runeRange is one range of a character class, both ends included.
 type runeRange struct{ lo, hi rune }
 
-// globError reports a malformed pattern.
-type globError struct {
-	pattern string
-	msg     string
-}
-
-func (e *globError) Error() string {
-	return fmt.Sprintf("the pattern %s is malformed: %s", quoteText(e.pattern), e.msg)
-}
-
-// badPattern returns a globError for the pattern p: subject, at the byte
-// offset i of p when i >= 0, then the rest of the sentence.
-func badPattern(p string, i int, subject, rest string) error {
+// badPattern returns the error for the pattern p: the message id, whose
+// {1} says where, at the byte offset i of p when i >= 0, and whose other
+// arguments are args.
+func badPattern(p string, i int, id msgID, args ...arg) error {
+	var at arg = lit("")
 	if i >= 0 && i < len(p) {
-		subject = fmt.Sprintf("%s at character %d", subject, utf8.RuneCountInString(p[:i])+1)
+		at = say(msgAtChar, num(utf8.RuneCountInString(p[:i])+1))
 	}
-	return &globError{pattern: p, msg: subject + " " + rest}
+	return fail(msgGlobMalformed, lit(quoteText(p)), say(id, append([]arg{at}, args...)...))
 }
 
 // compileGlob compiles pattern for matching whole paths.
@@ -296,7 +287,7 @@ func parseGlob(whole, p string) ([]token, error) {
 			i = next
 		case '\\':
 			if i+1 == len(p) {
-				return nil, badPattern(whole, -1, "it", `ends with '\', which escapes nothing`)
+				return nil, badPattern(whole, -1, msgGlobEndsBackslash)
 			}
 			lit = append(lit, p[i+1])
 			i += 2
@@ -319,10 +310,9 @@ func parseClass(whole, p string, i int) (token, int, error) {
 	bad := func() (token, int, error) {
 		at := strings.Index(whole, p[start:]) // -1 inside a brace alternative
 		if strings.IndexByte(p[start+1:], ']') < 0 {
-			return token{}, 0, badPattern(whole, at, "'['", "is never closed by ']'; write [[] for a literal '['")
+			return token{}, 0, badPattern(whole, at, msgGlobOpenBracket)
 		}
-		return token{}, 0, badPattern(whole, at, "the character class",
-			"is malformed; write it as [abc], [a-z] or [^0-9], with at least one character, and '-' only between two")
+		return token{}, 0, badPattern(whole, at, msgGlobBadClass)
 	}
 	t := token{kind: tokClass}
 	i++
@@ -384,7 +374,7 @@ func expand(whole, p string, off int) ([]string, error) {
 	for i := 0; i < len(p); {
 		open, stray := braceIndex(p, i, '{'), braceIndex(p, i, '}')
 		if stray >= 0 && (open < 0 || stray < open) {
-			return nil, badPattern(whole, off+stray, "'}'", "has no '{' before it; write [}] for a literal '}'")
+			return nil, badPattern(whole, off+stray, msgGlobStrayBrace)
 		}
 		if open < 0 {
 			open = len(p)
@@ -397,7 +387,7 @@ func expand(whole, p string, off int) ([]string, error) {
 		}
 		alts, end := braceGroup(p, open)
 		if end < 0 {
-			return nil, badPattern(whole, off+open, "'{'", "is never closed by '}'; write [{] for a literal '{'")
+			return nil, badPattern(whole, off+open, msgGlobUnclosedBrace)
 		}
 		var exp []string
 		for _, a := range alts {
@@ -407,7 +397,7 @@ func expand(whole, p string, off int) ([]string, error) {
 			}
 			exp = append(exp, sub...)
 			if len(exp)*len(out) > maxGlobAlternatives {
-				return nil, badPattern(whole, -1, "its braces", fmt.Sprintf("stand for more than %d patterns; use fewer alternatives", maxGlobAlternatives))
+				return nil, badPattern(whole, -1, msgGlobTooMany, num(maxGlobAlternatives))
 			}
 		}
 		grown := make([]string, 0, len(out)*len(exp))
@@ -498,7 +488,7 @@ func compileGlobs(patterns []string, arg string) ([]*glob, error) {
 	for _, p := range patterns {
 		g, err := newPathGlob(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", arg, err)
+			return nil, fail(msgArgPrefix, lit(arg), cause{err})
 		}
 		globs = append(globs, g)
 	}

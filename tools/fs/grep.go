@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"regexp"
@@ -60,6 +59,8 @@ type GrepResult struct {
 	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
 	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
 	Note            string         `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
+
+	inLang
 }
 
 // Content returns the matches as path:line:text lines, then a summary.
@@ -81,16 +82,16 @@ func (r GrepResult) Content() []server.Content {
 		sb.WriteByte('\n')
 	}
 	if len(r.Matches) == 0 {
-		fmt.Fprintf(&sb, "No line matches in %s searched.\n", plural(r.FilesSearched, "file", "files"))
+		sb.WriteString(say(msgGrepNone, counted(r.FilesSearched, msgFile, msgFiles)).in(r.lang) + "\n")
 	} else {
-		fmt.Fprintf(&sb, "%s in %s (%s searched).\n", plural(len(r.Matches), "matching line", "matching lines"),
-			plural(r.FilesMatched, "file", "files"), plural(r.FilesSearched, "file", "files"))
+		sb.WriteString(say(msgGrepSummary, counted(len(r.Matches), msgMatchingLine, msgMatchingLines),
+			counted(r.FilesMatched, msgFile, msgFiles), counted(r.FilesSearched, msgFile, msgFiles)).in(r.lang) + "\n")
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note + "\n")
 	}
 	if marked {
-		sb.WriteString(escapedNote + "\n")
+		sb.WriteString(escapedNote(r.lang) + "\n")
 	}
 	return []server.Content{server.TextContent(sb.String())}
 }
@@ -104,7 +105,7 @@ func (t *toolset) addGrep(s *server.Server) error {
 			"Binary files and files larger than " + byteSize(t.lim.MaxReadBytes) + " are skipped and counted; symbolic links are not followed. " +
 			"Returns at most " + strconv.Itoa(t.lim.MaxResults) + " lines (max_results lowers that). To find files by name use search_files. " + ignoreSentence,
 		Level: security.Read,
-	}, t.grep)
+	}, speak(t.grep))
 }
 
 // lineMatcher finds a match in one line: its start and end, or ok false.
@@ -114,7 +115,7 @@ type lineMatcher func(line []byte) (start, end int, ok bool)
 // every file with a match must contain ("" when there is none).
 func grepMatcher(in GrepArgs) (lineMatcher, []byte, error) {
 	if strings.ContainsAny(in.Query, "\n") {
-		return nil, nil, errors.New("query holds a line break, but grep matches within single lines; search for one line of it")
+		return nil, nil, fail(msgQueryLineBreak)
 	}
 	if !in.Regex && !in.IgnoreCase {
 		q := []byte(in.Query)
@@ -132,12 +133,12 @@ func grepMatcher(in GrepArgs) (lineMatcher, []byte, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		what := err.Error()
+		var what arg = lit(err.Error())
 		if se, ok := errors.AsType[*syntax.Error](err); ok {
-			what = fmt.Sprintf("%s in %s", se.Code, quoteText(se.Expr))
+			// The code is Go's own phrase, such as "missing closing )".
+			what = say(msgRegexpWhere, lit(se.Code), lit(quoteText(se.Expr)))
 		}
-		return nil, nil, fmt.Errorf("query %s is not a valid regular expression: %s; fix it (RE2 syntax), or leave regex out to search for the text as it is",
-			quoteText(in.Query), what)
+		return nil, nil, fail(msgBadRegexp, lit(quoteText(in.Query)), what)
 	}
 	var must []byte
 	if prefix, _ := re.LiteralPrefix(); prefix != "" {
@@ -164,7 +165,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	var only *glob
 	if in.Glob != "" {
 		if only, err = newPathGlob(in.Glob); err != nil {
-			return GrepResult{}, fmt.Errorf("glob: %w", err)
+			return GrepResult{}, fail(msgArgPrefix, lit("glob"), cause{err})
 		}
 	}
 	limit := t.lim.MaxResults
@@ -181,7 +182,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	}
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {
-			return GrepResult{}, fmt.Errorf("%s is %s, not a regular file; grep searches files and directories", quote(rel), otherKind(fi.Mode()))
+			return GrepResult{}, fail(msgGrepNotRegular, lit(quote(rel)), kind(fi.Mode()))
 		}
 		if err := g.file(ctx, rel); err != nil {
 			return GrepResult{}, err
@@ -191,7 +192,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 		err = t.walkIgnoring(ctx, rel, ig, func(p, sub string, d fs.DirEntry, err error) error {
 			if err == errWalkBudget {
 				res.StoppedAt = p
-				g.stopped = fmt.Sprintf("Stopped after visiting %d entries, the most one search visits, at %s: narrow the path or glob to search the rest.", t.lim.MaxWalkEntries, quote(p))
+				g.stopped = say(msgGrepStoppedVisit, num(t.lim.MaxWalkEntries), lit(quote(p)))
 				return nil
 			}
 			if err != nil {
@@ -205,14 +206,14 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 				return err
 			}
 			if res.FilesSearched%progressEvery == 0 {
-				progress(call, res.FilesSearched, fmt.Sprintf("searched %d files, %d matching lines", res.FilesSearched, len(res.Matches)))
+				progress(call, res.FilesSearched, say(msgGrepProgress, num(res.FilesSearched), num(len(res.Matches))))
 			}
 			if res.Truncated {
 				return fs.SkipAll
 			}
 			if g.scanned > maxGrepBytes {
 				res.StoppedAt = p
-				g.stopped = fmt.Sprintf("Stopped after reading %s, the most one search reads, at %s: narrow the path or glob to search the rest.", byteSize(maxGrepBytes), quote(p))
+				g.stopped = say(msgGrepStoppedRead, size(maxGrepBytes), lit(quote(p)))
 				return fs.SkipAll
 			}
 			return nil
@@ -225,35 +226,28 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	// each file's lines in order.
 	slices.SortStableFunc(res.Matches, func(a, b GrepMatch) int { return strings.Compare(a.Path, b.Path) })
 	res.Unreadable, res.UnreadablePaths = g.skipped.n, g.skipped.first
-	res.Note = res.note(limit, byteSize(t.lim.MaxReadBytes), g.skipped.sentence())
-	if g.stopped != "" {
-		res.Note = strings.TrimSpace(g.stopped + " " + res.Note)
-	}
 	res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused()
-	res.Note = strings.TrimSpace(res.Note + " " + ig.sentence())
+	res.Note = sentences{g.stopped, res.note(limit, size(t.lim.MaxReadBytes), g.skipped.sentence()), ig.sentence()}.in(call.Lang())
 	return res, nil
 }
 
 // note describes what was skipped or cut.
-func (r *GrepResult) note(limit int, readLimit, unreadable string) string {
-	var notes []string
+func (r *GrepResult) note(limit int, readLimit size, unreadable message) sentences {
+	var notes sentences
 	if r.Truncated {
-		notes = append(notes, fmt.Sprintf("Stopped at %d matching lines, so more may match; narrow the search with path, glob or a more precise query.", limit))
+		notes = append(notes, say(msgGrepTruncated, num(limit)))
 	}
-	var skipped []string
+	var skipped phrases
 	if r.SkippedBinary > 0 {
-		skipped = append(skipped, plural(r.SkippedBinary, "binary file", "binary files"))
+		skipped = append(skipped, counted(r.SkippedBinary, msgBinaryFile, msgBinaryFiles))
 	}
 	if r.SkippedLarge > 0 {
-		skipped = append(skipped, plural(r.SkippedLarge, "file", "files")+" larger than "+readLimit)
+		skipped = append(skipped, say(msgLargerThan, counted(r.SkippedLarge, msgFile, msgFiles), readLimit))
 	}
 	if len(skipped) > 0 {
-		notes = append(notes, "Skipped "+strings.Join(skipped, ", ")+".")
+		notes = append(notes, say(msgSkippedList, skipped))
 	}
-	if unreadable != "" {
-		notes = append(notes, unreadable)
-	}
-	return strings.Join(notes, " ")
+	return append(notes, unreadable)
 }
 
 // grepper searches files for grep.
@@ -268,8 +262,8 @@ type grepper struct {
 	// skipped are the entries that could not be read, or whose path
 	// could not be used.
 	skipped skipList
-	scanned int64  // bytes read from files
-	stopped string // why the search stopped before it was done, if it did
+	scanned int64   // bytes read from files
+	stopped message // why the search stopped before it was done, if it did
 }
 
 // maxGrepBytes is the most one grep reads from files.

@@ -286,3 +286,11 @@ func (e *env) writeAll(t testing.TB, files map[string]string) {
 		}
 	}
 }
+
+// plural returns "1 file" or "n files", as the English messages count.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

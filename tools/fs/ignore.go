@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/stdiotools/toolserver/internal/gitignore"
@@ -216,49 +215,44 @@ func (ig *ignorer) skip(rules *gitignore.Rules, p string, d fs.DirEntry) bool {
 	return true
 }
 
-// ignoredPhrase is what an ignored entry is, after a count.
-const ignoredPhrase = " (.git, and what .gitignore, .ignore or .git/info/exclude exclude)"
-
 // sentence says how many entries were skipped as ignored and how to
 // include them, then names the ignore files that were not applied; ""
 // when there is nothing to say.
-func (ig *ignorer) sentence() string {
+func (ig *ignorer) sentence() sentences {
 	if ig == nil {
-		return ""
+		return nil
 	}
-	var s []string
+	var s sentences
 	if ig.skipped > 0 {
-		s = append(s, "Skipped "+plural(ig.skipped, "ignored entry", "ignored entries")+ignoredPhrase+
-			"; pass include_ignored: true to include "+pick(ig.skipped == 1, "it", "them")+".")
+		s = append(s, counted(ig.skipped, msgIgnoredOne, msgIgnoredMany))
 	}
-	if u := ig.unusedSentence(); u != "" {
-		s = append(s, u)
-	}
-	return strings.Join(s, " ")
+	return append(s, ig.unusedSentence())
 }
 
 // unusedSentence names the ignore files that were not applied; "" when
 // every one was.
-func (ig *ignorer) unusedSentence() string {
+func (ig *ignorer) unusedSentence() message {
 	if ig == nil || ig.unusable.n == 0 {
-		return ""
+		return message{}
 	}
 	u := &ig.unusable
-	return "Did not apply " + plural(u.n, "ignore file", "ignore files") + ", so what " +
-		pick(u.n == 1, "it excludes", "they exclude") + " was not skipped: " + u.list(ignoreReasonPhrase) + "."
+	if u.n == 1 {
+		return say(msgUnusedOne, u.list(ignoreReasonPhrase))
+	}
+	return say(msgUnusedMany, num(u.n), u.list(ignoreReasonPhrase))
 }
 
 // ignoreReasonPhrase says why an ignore file was not applied.
-func ignoreReasonPhrase(reason string) string {
+func ignoreReasonPhrase(reason string) arg {
 	switch reason {
 	case "too_large":
-		return "larger than " + mib(maxIgnoreFileBytes)
+		return say(msgIgnoreTooLarge, num(maxIgnoreFileBytes>>20))
 	case "too_many_patterns":
-		return "over " + strconv.Itoa(maxIgnoreLines) + " lines or " + mib(maxIgnoreHeldBytes) + " of ignore files in force"
+		return say(msgIgnoreTooMany, num(maxIgnoreLines), num(maxIgnoreHeldBytes>>20))
 	case "read_limit":
-		return "found after reading " + mib(maxIgnoreReadBytes) + " of ignore files"
+		return say(msgIgnoreReadLimit, num(maxIgnoreReadBytes>>20))
 	}
-	return strings.ReplaceAll(reason, "_", " ")
+	return lit(strings.ReplaceAll(reason, "_", " "))
 }
 
 // unused returns the ignore files not applied, for a result.
@@ -275,17 +269,6 @@ func (ig *ignorer) count() int {
 		return 0
 	}
 	return ig.skipped
-}
-
-// mib returns n, a multiple of 1 MiB, as "4 MiB".
-func mib(n int) string { return strconv.Itoa(n>>20) + " MiB" }
-
-// pick returns a if cond, else b.
-func pick(cond bool, a, b string) string {
-	if cond {
-		return a
-	}
-	return b
 }
 
 // ignoreSentence is what the description of a tool that skips ignored

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -37,6 +38,8 @@ type FileInfo struct {
 	InvalidUTF8 bool       `json:"invalid_utf8,omitempty" description:"For a text file: true when it is not valid UTF-8."`
 	Note        string     `json:"note,omitempty" description:"Why some facts are missing."`
 	Escaped     bool       `json:"escaped,omitempty" description:"True when path or link_target hold characters that the text shows as escapes (\\u{X}, \\x{XX}); structured content has them exact."`
+
+	inLang
 }
 
 func (t *toolset) addFileInfo(s *server.Server) error {
@@ -47,10 +50,11 @@ func (t *toolset) addFileInfo(s *server.Server) error {
 			"for a symbolic link where it points if that is inside the root, for a directory how many entries it holds, for a file its media type and, for text up to " + byteSize(t.lim.MaxReadBytes) + ", its lines and characters. " +
 			"Use it to check a file before reading it, or to learn what a binary file is.",
 		Level: security.Read,
-	}, t.fileInfo)
+	}, speak(t.fileInfo))
 }
 
-func (t *toolset) fileInfo(ctx context.Context, _ *server.Call, in GetFileInfoArgs) (FileInfo, error) {
+func (t *toolset) fileInfo(ctx context.Context, call *server.Call, in GetFileInfoArgs) (FileInfo, error) {
+	lang := call.Lang()
 	rel, err := t.sb.Resolve(in.Path)
 	if err != nil {
 		return FileInfo{}, err
@@ -73,7 +77,7 @@ func (t *toolset) fileInfo(ctx context.Context, _ *server.Call, in GetFileInfoAr
 		target, inside, err := linkTarget(t.sb, rel)
 		switch {
 		case err != nil:
-			info.Note = "Where the link points could not be read."
+			info.Note = say(msgInfoNoTarget).in(lang)
 		case inside:
 			info.LinkTarget = target
 		default:
@@ -88,7 +92,7 @@ func (t *toolset) fileInfo(ctx context.Context, _ *server.Call, in GetFileInfoAr
 	case typeOther:
 		info.Kind = specialName(mode)
 	case typeFile:
-		if err := t.describeFile(&info); err != nil {
+		if err := t.describeFile(&info, lang); err != nil {
 			return FileInfo{}, err
 		}
 	}
@@ -97,13 +101,14 @@ func (t *toolset) fileInfo(ctx context.Context, _ *server.Call, in GetFileInfoAr
 }
 
 // describeFile adds what the content of the file tells: its kind and, for
-// text within the read limit, its lines and characters.
-func (t *toolset) describeFile(info *FileInfo) error {
+// text within the read limit, its lines and characters; its note is in
+// lang.
+func (t *toolset) describeFile(info *FileInfo, lang i18n.Lang) error {
 	f, _, err := t.sb.OpenRead(pathArg(info.Path), false)
 	if err != nil {
 		var pe *security.PathError
 		if errors.As(err, &pe) && pe.Reason == security.Permission {
-			info.Note = "The file cannot be read, so its content is not described."
+			info.Note = say(msgInfoUnreadable).in(lang)
 			return nil
 		}
 		return err
@@ -120,7 +125,7 @@ func (t *toolset) describeFile(info *FileInfo) error {
 		return nil
 	}
 	if info.Size > limit || int64(len(data)) > limit {
-		info.Note = fmt.Sprintf("Lines and characters are counted for text files up to %s.", byteSize(limit))
+		info.Note = say(msgInfoNotCounted, size(limit)).in(lang)
 		return nil
 	}
 	size, chars, lines := int64(len(data)), utf8.RuneCount(data), countLines(data)

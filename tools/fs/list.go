@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
-	"errors"
-	"fmt"
 	"io/fs"
 	"math"
 	"strconv"
@@ -48,6 +46,7 @@ type ListDirectoryResult struct {
 	Note      string      `json:"note,omitempty" description:"How to see the entries not shown."`
 
 	rootOfSeveral bool // Path is a root of several, "notes:", which has its colon
+	inLang
 }
 
 // Content returns the listing as text: one entry a line, directories
@@ -83,31 +82,31 @@ func (r ListDirectoryResult) Content() []server.Content {
 		sb.WriteByte('\n')
 	}
 	if r.Total == 0 {
-		fmt.Fprintf(&sb, "%s is empty.\n", quote(r.Path))
+		sb.WriteString(say(msgDirEmpty, lit(quote(r.Path))).in(r.lang) + "\n")
 	} else {
-		parts := []string{plural(r.Dirs, "directory", "directories"), plural(r.Files, "file", "files")}
+		parts := phrases{counted(r.Dirs, msgDirectory, msgDirectories), counted(r.Files, msgFile, msgFiles)}
 		if r.Symlinks > 0 {
-			parts = append(parts, plural(r.Symlinks, "symbolic link (@)", "symbolic links (@)"))
+			parts = append(parts, counted(r.Symlinks, msgSymlinkAt, msgSymlinksAt))
 		}
 		if r.Other > 0 {
-			parts = append(parts, plural(r.Other, "special file (|)", "special files (|)"))
+			parts = append(parts, counted(r.Other, msgSpecialAt, msgSpecialsAt))
 		}
 		dir, _ := displayName(r.Path)
 		if !r.rootOfSeveral {
 			dir += ":"
 		}
-		fmt.Fprintf(&sb, "%s %s", dir, strings.Join(parts, ", "))
+		m := say(msgListSummary, lit(dir), parts)
 		if r.Bytes != nil {
-			fmt.Fprintf(&sb, "; %s in files", byteSize(*r.Bytes))
+			m = say(msgListSummaryBytes, lit(dir), parts, size(*r.Bytes))
 		}
-		sb.WriteString(".\n")
+		sb.WriteString(m.in(r.lang) + "\n")
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note)
 		sb.WriteByte('\n')
 	}
 	if marked {
-		sb.WriteString(escapedNote + "\n")
+		sb.WriteString(escapedNote(r.lang) + "\n")
 	}
 	return []server.Content{server.TextContent(sb.String())}
 }
@@ -137,10 +136,10 @@ func (t *toolset) addListDirectory(s *server.Server) error {
 			"Shows at most " + strconv.Itoa(t.lim.MaxListEntries) + " entries, with a note on the rest. " +
 			"For several levels at once use directory_tree; to find files by name anywhere below use search_files.",
 		Level: security.Read,
-	}, t.listDirectory)
+	}, speak(t.listDirectory))
 }
 
-func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDirectoryArgs) (ListDirectoryResult, error) {
+func (t *toolset) listDirectory(ctx context.Context, call *server.Call, in ListDirectoryArgs) (ListDirectoryResult, error) {
 	rel, err := t.sb.Resolve(in.Path)
 	if err != nil {
 		return ListDirectoryResult{}, err
@@ -149,11 +148,11 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	var after *ListEntry // the last entry of the page before, from the cursor
 	if in.Cursor != "" {
 		if in.Offset > 0 {
-			return ListDirectoryResult{}, errors.New("give cursor or offset, not both: the cursor already says where the page starts")
+			return ListDirectoryResult{}, fail(msgCursorAndOffset)
 		}
 		e, ok := decodeListCursor(in.Cursor, in.Sort)
 		if !ok {
-			return ListDirectoryResult{}, fmt.Errorf("cursor %q was not given by a listing sorted by %s; pass the cursor of the previous listing's note unchanged, with the same sort", in.Cursor, in.Sort)
+			return ListDirectoryResult{}, fail(msgBadCursor, lit(strconv.Quote(in.Cursor)), lit(in.Sort))
 		}
 		after = &e
 	}
@@ -232,12 +231,12 @@ func (t *toolset) listDirectory(ctx context.Context, _ *server.Call, in ListDire
 	}
 	if rest := res.Total - start - len(shown); rest > 0 {
 		res.Truncated = true
-		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s); %d more: call list_directory again with cursor=%s (and the same sort), or narrow with search_files.",
-			start+1, start+len(shown), res.Total, in.Sort, rest, encodeListCursor(last, in.Sort))
+		res.Note = say(msgListMore, num(start+1), num(start+len(shown)), num(res.Total), lit(in.Sort), num(rest),
+			lit(encodeListCursor(last, in.Sort))).in(call.Lang())
 	} else if start >= res.Total && start > 0 {
-		res.Note = fmt.Sprintf("offset %d is past the last of the %d entries; nothing more to show.", in.Offset, res.Total)
+		res.Note = say(msgListPastEnd, num(in.Offset), num(res.Total)).in(call.Lang())
 	} else if start > 0 {
-		res.Note = fmt.Sprintf("Showing entries %d to %d of %d (sorted by %s), the last ones.", min(start+1, res.Total), res.Total, res.Total, in.Sort)
+		res.Note = say(msgListLast, num(min(start+1, res.Total)), num(res.Total), num(res.Total), lit(in.Sort)).in(call.Lang())
 	}
 	return res, nil
 }

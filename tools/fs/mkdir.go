@@ -2,7 +2,6 @@ package fs
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -27,32 +26,34 @@ type CreateDirectoryResult struct {
 	Created bool     `json:"created" description:"False when the directory already existed, which is not an error."`
 	Made    []string `json:"made,omitempty" description:"The directories created (or, in a dry run, to be created), parents first."`
 	DryRun  bool     `json:"dry_run,omitempty" description:"True when nothing was created because dry_run was set."`
+
+	inLang
 }
 
 // Content returns one sentence saying what was done.
 func (r CreateDirectoryResult) Content() []server.Content {
-	var s string
+	var m message
 	switch {
 	case !r.Created:
-		s = fmt.Sprintf("The directory %s already exists; nothing was changed.", quote(r.Path))
+		m = say(msgMkdirExists, lit(quote(r.Path)))
 	case r.DryRun:
-		s = fmt.Sprintf("Dry run: create_directory would create %s. Nothing was created.", quoteList(r.Made))
+		m = say(msgMkdirDryRun, quoteList(r.Made))
 	default:
-		s = fmt.Sprintf("Created %s.", quoteList(r.Made))
+		m = say(msgMkdirCreated, quoteList(r.Made))
 	}
-	return []server.Content{server.TextContent(s)}
+	return []server.Content{server.TextContent(m.in(r.lang))}
 }
 
 // quoteList quotes paths and joins them with commas and "and".
-func quoteList(paths []string) string {
-	q := make([]string, len(paths))
+func quoteList(paths []string) arg {
+	q := make(list, len(paths))
 	for i, p := range paths {
 		q[i] = quote(p)
 	}
 	if len(q) < 2 {
-		return strings.Join(q, "")
+		return lit(strings.Join(q, ""))
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	return say(msgAnd, q[:len(q)-1], lit(q[len(q)-1]))
 }
 
 func (t *toolset) addCreateDirectory(s *server.Server) error {
@@ -65,7 +66,7 @@ func (t *toolset) addCreateDirectory(s *server.Server) error {
 		Targets:    []string{"path"},
 		DryRun:     "dry_run",
 		Idempotent: true,
-	}, t.createDirectory)
+	}, speak(t.createDirectory))
 }
 
 func (t *toolset) createDirectory(ctx context.Context, call *server.Call, in CreateDirectoryArgs) (CreateDirectoryResult, error) {
@@ -89,9 +90,9 @@ func (t *toolset) createDirectory(ctx context.Context, call *server.Call, in Cre
 			break
 		}
 		if p == rel {
-			return CreateDirectoryResult{}, fmt.Errorf("%s already exists and is a file, not a directory; choose another name", quote(rel))
+			return CreateDirectoryResult{}, fail(msgMkdirIsFile, lit(quote(rel)))
 		}
-		return CreateDirectoryResult{}, fmt.Errorf("%s is a file, so no directory can be created under it; choose another path", quote(p))
+		return CreateDirectoryResult{}, fail(msgMkdirUnderFile, lit(quote(p)))
 	}
 	if len(missing) == 0 {
 		return res, nil
@@ -109,9 +110,9 @@ func (t *toolset) createDirectory(ctx context.Context, call *server.Call, in Cre
 	if in.DryRun {
 		return res, nil
 	}
-	msg := fmt.Sprintf("Create the directory %s.", quote(rel))
+	msg := say(msgConfirmMkdir, lit(quote(rel)))
 	if len(missing) > 1 {
-		msg = fmt.Sprintf("Create the directory %s and %s.", quote(rel), plural(len(missing)-1, "missing parent", "missing parents"))
+		msg = say(msgConfirmMkdirParents, lit(quote(rel)), counted(len(missing)-1, msgMissingParent, msgMissingParents))
 	}
 	if err := confirm(ctx, call, msg); err != nil {
 		return CreateDirectoryResult{}, err
@@ -124,8 +125,7 @@ func (t *toolset) createDirectory(ctx context.Context, call *server.Call, in Cre
 		// that what was reported created stays so after a power loss.
 		for _, p := range missing {
 			if err := syncDir(fsys, path.Dir(p)); err != nil {
-				return CreateDirectoryResult{}, fmt.Errorf("%s was created, but %s could not be synced to disk (%w), so a power loss may still undo it; check the disk",
-					quote(rel), quote(path.Dir(p)), t.sb.Explain("sync", path.Dir(p), err))
+				return CreateDirectoryResult{}, fail(msgMkdirNotSynced, lit(quote(rel)), lit(quote(path.Dir(p))), cause{t.sb.Explain("sync", path.Dir(p), err)})
 			}
 		}
 	}

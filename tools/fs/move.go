@@ -30,12 +30,13 @@ type MoveFileResult struct {
 	Copied      bool   `json:"copied,omitempty" description:"True when source and destination are on different file systems, so that the move was (or, in a dry run, would be) a copy followed by the deletion of the original."`
 	DryRun      bool   `json:"dry_run,omitempty" description:"True when nothing was moved because dry_run was set."`
 
-	summary string
+	summary message
+	inLang
 }
 
 // Content returns one sentence saying what was done.
 func (r MoveFileResult) Content() []server.Content {
-	return []server.Content{server.TextContent(r.summary)}
+	return []server.Content{server.TextContent(r.summary.in(r.lang))}
 }
 
 func (t *toolset) addMoveFile(s *server.Server) error {
@@ -52,7 +53,7 @@ func (t *toolset) addMoveFile(s *server.Server) error {
 		Targets:     []string{"source", "destination"},
 		DryRun:      "dry_run",
 		Destructive: true,
-	}, t.moveFile)
+	}, speak(t.moveFile))
 }
 
 func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileArgs) (MoveFileResult, error) {
@@ -70,35 +71,34 @@ func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileAr
 			return MoveFileResult{}, err
 		}
 	}
-	action := func() string {
-		what := describeEntry(src, srcInfo)
+	action := func() message {
+		var what arg = describeEntry(src, srcInfo)
 		if mv != nil {
 			what = mv.contents()
 		}
-		s := fmt.Sprintf("%s to %s", what, quote(dst))
+		s := say(msgMoveAction, what, lit(quote(dst)))
 		if dstInfo != nil {
-			s += ", replacing " + describeEntry(dst, dstInfo)
+			s = say(msgReplacing, s, describeEntry(dst, dstInfo))
 		}
 		return s
 	}
-	across := "They are on different file systems, so "
+	across := say(msgAcrossFs)
 	if a, _ := t.sb.SplitRoot(src); a != "" {
 		if b, _ := t.sb.SplitRoot(dst); a != b {
-			across = "They are in different roots, so "
+			across = say(msgAcrossRoots)
 		}
 	}
 	if in.DryRun {
-		res.summary = "Dry run: move_file would move " + action() + "."
+		res.summary = say(msgMoveDryRun, action())
 		if mv != nil {
 			res.Copied = true
-			res.summary += " " + across + "it would be copied, then the original deleted."
+			res.summary = say(msgMoveDryRunAcross, action(), across)
 		}
-		res.summary += " Nothing was moved."
 		return res, nil
 	}
-	msg := "Move " + action() + "."
+	msg := say(msgConfirmMove, action())
 	if mv != nil {
-		msg += " " + across + "it will be copied, then the original deleted."
+		msg = say(msgConfirmMoveAcross, action(), across)
 	}
 	if err := confirm(ctx, call, msg); err != nil {
 		return MoveFileResult{}, err
@@ -109,7 +109,7 @@ func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileAr
 		if err := t.syncRenamed(src, dst); err != nil {
 			return MoveFileResult{}, err
 		}
-		res.summary = "Moved " + action() + "."
+		res.summary = say(msgMoved, action())
 		return res, nil
 	case !errors.Is(err, syscall.EXDEV):
 		return MoveFileResult{}, t.sb.Explain("move", src, err)
@@ -122,7 +122,7 @@ func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileAr
 		return MoveFileResult{}, err
 	}
 	res.Copied = true
-	res.summary = "Moved " + action() + ". " + across + "it was copied, then the original deleted."
+	res.summary = say(msgMovedAcross, action(), across)
 	return res, nil
 }
 
@@ -139,8 +139,7 @@ func (t *toolset) syncRenamed(src, dst string) error {
 	}
 	for _, dir := range dirs {
 		if err := syncDir(t.sb.Fs(), dir); err != nil {
-			return fmt.Errorf("%s was moved to %s, but %s could not be synced to disk (%w), so a power loss may still undo the move; check the disk",
-				quote(src), quote(dst), quote(dir), t.sb.Explain("sync", dir, err))
+			return fail(msgMoveNotSynced, lit(quote(src)), lit(quote(dst)), lit(quote(dir)), cause{t.sb.Explain("sync", dir, err)})
 		}
 	}
 	return nil
@@ -148,16 +147,16 @@ func (t *toolset) syncRenamed(src, dst string) error {
 
 // describeEntry names an entry in a sentence: `the file "a.txt" (12
 // bytes)`, `the directory "src"`.
-func describeEntry(rel string, fi fs.FileInfo) string {
+func describeEntry(rel string, fi fs.FileInfo) message {
 	switch entryType(fi.Mode()) {
 	case typeFile:
-		return fmt.Sprintf("the file %s (%s)", quote(rel), byteSize(fi.Size()))
+		return say(msgTheFile, lit(quote(rel)), size(fi.Size()))
 	case typeDir:
-		return "the directory " + quote(rel)
+		return say(msgTheDir, lit(quote(rel)))
 	case typeSymlink:
-		return "the symbolic link " + quote(rel)
+		return say(msgTheLink, lit(quote(rel)))
 	}
-	return otherKind(fi.Mode()) + " " + quote(rel)
+	return say(msgTheOther, kind(fi.Mode()), lit(quote(rel)))
 }
 
 // checkTransfer checks the arguments of move_file and copy_file (tool):
@@ -180,15 +179,15 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 	fsys := t.sb.Fs()
 	switch {
 	case t.sb.IsRoot(src):
-		err = fmt.Errorf("source is the root directory, which %s cannot take; name a file or directory inside it", tool)
+		err = fail(msgSourceIsRoot, lit(tool))
 		return
 	case t.sb.IsRoot(dst):
 		root, _ := t.sb.SplitRoot(dst)
 		_, name := t.sb.SplitRoot(src)
-		err = fmt.Errorf("destination is the root directory; give the full new path, such as %s", quote(t.sb.JoinRoot(root, path.Base(name))))
+		err = fail(msgDestIsRoot, lit(quote(t.sb.JoinRoot(root, path.Base(name)))))
 		return
 	case src == dst:
-		err = fmt.Errorf("source and destination are both %s; give a different destination", quote(src))
+		err = fail(msgSameSourceDest, lit(quote(src)))
 		return
 	}
 	if srcInfo, err = lstat(fsys, src); err != nil {
@@ -196,7 +195,7 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 		return
 	}
 	if srcInfo.IsDir() && within(dst, src) {
-		err = fmt.Errorf("%s is inside %s; a directory cannot go inside itself", quote(dst), quote(src))
+		err = fail(msgIntoItself, lit(quote(dst)), lit(quote(src)))
 		return
 	}
 	fi, lerr := lstat(fsys, dst)
@@ -210,26 +209,22 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 		err = t.sb.Explain("write", dst, lerr)
 		return
 	case fi.IsDir():
-		err = fmt.Errorf("destination %s is an existing directory, which %s never replaces; to put %s inside it, give destination %s",
-			quote(dst), tool, quote(path.Base(src)), quote(joinRel(dst, path.Base(src))))
+		err = fail(msgDestIsDir, lit(quote(dst)), lit(tool), lit(quote(path.Base(src))), lit(quote(joinRel(dst, path.Base(src)))))
 		return
 	case !overwrite:
-		err = fmt.Errorf("destination %s already exists (%s); pass overwrite: true to replace it, or choose another destination",
-			quote(dst), describeEntry(dst, fi))
+		err = fail(msgDestExists, lit(quote(dst)), describeEntry(dst, fi))
 		return
 	case tool == "move_file" && t.sameFileAcrossRoots(src, dst, srcInfo, fi):
 		// Two roots on one folder, or one inside another, name one file
 		// twice. A rename onto itself would change nothing, but between
 		// roots a move is a copy and a removal, which would delete it.
-		err = fmt.Errorf("source %s and destination %s are the same file, reached through two roots; nothing was moved", quote(src), quote(dst))
+		err = fail(msgSameFileTwoRoots, lit(quote(src)), lit(quote(dst)))
 		return
 	case !fi.Mode().IsRegular():
-		err = fmt.Errorf("destination %s is %s; only regular files are replaced, so delete it first with delete_file or choose another destination",
-			quote(dst), typeArticle(fi.Mode()))
+		err = fail(msgDestNotRegular, lit(quote(dst)), typeArticle(fi.Mode()))
 		return
 	case srcInfo.IsDir():
-		err = fmt.Errorf("destination %s is a file and source %s a directory; a file is only replaced by a file, so delete it first with delete_file or choose another destination",
-			quote(dst), quote(src))
+		err = fail(msgDestFileSrcDir, lit(quote(dst)), lit(quote(src)))
 		return
 	}
 	return src, dst, srcInfo, fi, nil
@@ -237,16 +232,16 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 
 // typeArticle names the type of an entry that is not a regular file:
 // "a directory", "a symbolic link", "a named pipe"...
-func typeArticle(mode fs.FileMode) string {
+func typeArticle(mode fs.FileMode) arg {
 	switch entryType(mode) {
 	case typeDir:
-		return "a directory"
+		return say(msgADir)
 	case typeSymlink:
-		return "a symbolic link"
+		return say(msgALink)
 	case typeFile:
-		return "a file"
+		return say(msgAFile)
 	}
-	return otherKind(mode)
+	return kind(mode)
 }
 
 // sameFileAcrossRoots reports whether src and dst, in different roots,

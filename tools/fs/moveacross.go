@@ -3,7 +3,6 @@ package fs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -64,10 +63,6 @@ type crossMove struct {
 	plan     copyPlan    // for a file, one file; for a link, one link
 }
 
-// notMovedYet ends the sentences that refuse a move before anything is
-// done.
-const notMovedYet = "nothing was moved"
-
 // planCrossMove plans moving src, whose entry is srcInfo, to dst on
 // another file system, and checks that it can be done: within the write
 // cap, the entry limit and the free space, with nothing in it that cannot
@@ -82,7 +77,7 @@ func (t *toolset) planCrossMove(ctx context.Context, src, dst string, srcInfo fs
 	case mode.IsRegular():
 		mv.plan.files = []planEntry{{sub: "", mode: mode.Perm(), size: srcInfo.Size(), info: srcInfo}}
 		mv.plan.bytes, mv.plan.alloc = srcInfo.Size(), allocated(srcInfo)
-		if err := t.checkCap(quote(src), srcInfo.Size(), "moving it to another file system means copying it, so "+notMovedYet); err != nil {
+		if err := t.checkCap(lit(quote(src)), srcInfo.Size(), say(msgAcrossCopying, say(msgNothingMoved))); err != nil {
 			return nil, err
 		}
 	case mode&fs.ModeSymlink != 0:
@@ -95,8 +90,7 @@ func (t *toolset) planCrossMove(ctx context.Context, src, dst string, srcInfo fs
 			return nil, t.sb.Explain("read", src, err)
 		}
 		if !linkFits(target, dst) {
-			return nil, fmt.Errorf("%s is a symbolic link whose target is absolute or leads out of the root from %s, and the sandbox makes only links that stay inside it; it cannot be moved to another file system, and %s",
-				quote(src), quote(path.Dir(dst)), notMovedYet)
+			return nil, fail(msgLinkCannotMove, lit(quote(src)), lit(quote(path.Dir(dst))), say(msgNothingMoved))
 		}
 		mv.plan.links = []planEntry{{sub: "", info: srcInfo, target: target}}
 	case mode.IsDir():
@@ -105,22 +99,21 @@ func (t *toolset) planCrossMove(ctx context.Context, src, dst string, srcInfo fs
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, fmt.Errorf("%s is on another file system than %s, so moving it means copying it, and %w; %s", quote(src), quote(path.Dir(dst)), err, notMovedYet)
+			return nil, fail(msgAcrossPlanFailed, lit(quote(src)), lit(quote(path.Dir(dst))), cause{err}, say(msgNothingMoved))
 		}
 		if len(plan.skipped) > 0 {
 			return nil, t.specialInside(src, plan.skipped)
 		}
 		for _, l := range plan.links {
 			if !linkFits(l.target, joinRel(dst, l.sub)) {
-				return nil, fmt.Errorf("%s holds the symbolic link %s, whose target is absolute or would lead out of the root from %s, and the sandbox makes only links that stay inside it; the directory cannot be moved to another file system, and %s",
-					quote(src), quote(joinRel(src, l.sub)), quote(path.Dir(joinRel(dst, l.sub))), notMovedYet)
+				return nil, fail(msgLinkInsideCannotMove, lit(quote(src)), lit(quote(joinRel(src, l.sub))), lit(quote(path.Dir(joinRel(dst, l.sub)))), say(msgNothingMoved))
 			}
 		}
 		mv.plan = plan
 	default:
-		return nil, fmt.Errorf("%s is %s; between file systems move_file moves only files, directories and symbolic links, and %s", quote(src), otherKind(mode), notMovedYet)
+		return nil, fail(msgAcrossSpecialKind, lit(quote(src)), kind(mode), say(msgNothingMoved))
 	}
-	if err := t.checkSpace(dst, mv.plan.alloc, notMovedYet); err != nil {
+	if err := t.checkSpace(dst, mv.plan.alloc, say(msgNothingMoved)); err != nil {
 		return nil, err
 	}
 	return mv, nil
@@ -129,16 +122,15 @@ func (t *toolset) planCrossMove(ctx context.Context, src, dst string, srcInfo fs
 // specialInside is the refusal to move the directory src, which holds the
 // special files special, to another file system.
 func (t *toolset) specialInside(src string, special []string) error {
-	kind := "a named pipe, socket or device"
+	var which arg = say(msgAnySpecial)
 	if fi, err := lstat(t.sb.Fs(), special[0]); err == nil {
-		kind = otherKind(fi.Mode())
+		which = kind(fi.Mode())
 	}
-	what := fmt.Sprintf("%s, %s", kind, quote(special[0]))
+	what := say(msgSpecialInsideNamed, which, lit(quote(special[0])))
 	if n := len(special) - 1; n > 0 {
-		what += fmt.Sprintf(", and %s", plural(n, "other special file", "other special files"))
+		what = say(msgSpecialInsideMore, what, counted(n, msgOtherSpecial, msgOtherSpecials))
 	}
-	return fmt.Errorf("%s holds %s, which cannot be made again on another file system; move or delete it first, or copy the directory with copy_file, which leaves such files out; %s",
-		quote(src), what, notMovedYet)
+	return fail(msgSpecialsInside, lit(quote(src)), what, say(msgNothingMoved))
 }
 
 // linkFits reports whether a symbolic link to target can be made at the
@@ -155,19 +147,17 @@ func linkFits(target, at string) bool {
 // contents describes what the move carries: `the file "a.txt" (3 bytes)`,
 // `the directory "src" (2 files, 1 symbolic link and 1 subdirectory, 40
 // bytes)`.
-func (mv *crossMove) contents() string {
+func (mv *crossMove) contents() message {
 	s := describeEntry(mv.src, mv.info)
 	if !mv.info.IsDir() {
 		return s
 	}
 	p := mv.plan
-	parts := []string{plural(len(p.files), "file", "files")}
+	var files arg = counted(len(p.files), msgFile, msgFiles)
 	if len(p.links) > 0 {
-		parts = append(parts, plural(len(p.links), "symbolic link", "symbolic links"))
+		files = joined{files, counted(len(p.links), msgLink, msgLinks)}
 	}
-	parts = append(parts, plural(len(p.dirs)-1, "subdirectory", "subdirectories"))
-	last := len(parts) - 1
-	return fmt.Sprintf("%s (%s and %s, %s)", s, strings.Join(parts[:last], ", "), parts[last], byteSize(p.bytes))
+	return say(msgMoveContents, s, files, counted(len(p.dirs)-1, msgSubdir, msgSubdirs), size(p.bytes))
 }
 
 // moveAcross carries out mv. Its errors say what was done and what was
@@ -189,7 +179,7 @@ func (t *toolset) moveFileAcross(ctx context.Context, call *server.Call, mv *cro
 	e := &mv.plan.files[0]
 	fi, err := t.copyOne(ctx, mv.src, mv.dst, e.mode, copyOpts{move: true, meter: newCopyMeter(call, mv.plan), dirSynced: true})
 	if err != nil {
-		return fmt.Errorf("%s was not moved to %s, which is on another file system, and is as it was: %w", quote(mv.src), quote(mv.dst), err)
+		return fail(msgNotMovedAcross, lit(quote(mv.src)), lit(quote(mv.dst)), cause{err})
 	}
 	e.info = fi
 	keepTime(fsys, mv.dst, fi)
@@ -208,7 +198,7 @@ func (t *toolset) moveLinkAcross(mv *crossMove) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s was not moved to %s, which is on another file system, and is as it was: %w", quote(mv.src), quote(mv.dst), t.sb.Explain("create", mv.dst, err))
+		return fail(msgNotMovedAcross, lit(quote(mv.src)), lit(quote(mv.dst)), cause{t.sb.Explain("create", mv.dst, err)})
 	}
 	return t.finishMove(mv)
 }
@@ -219,15 +209,15 @@ func (t *toolset) moveTreeAcross(ctx context.Context, call *server.Call, mv *cro
 	fsys := t.sb.Fs()
 	tmp := joinRel(path.Dir(mv.dst), tempName())
 	done, err := t.copyTree(ctx, mv.src, tmp, mv.plan, copyOpts{move: true, meter: newCopyMeter(call, mv.plan)})
-	stage := fmt.Sprintf("the copy stopped after %d of %d files", done, len(mv.plan.files))
+	stage := say(msgStageStopped, num(done), num(len(mv.plan.files)))
 	if err == nil {
-		stage = "the copy was made, but could not be put in place"
+		stage = say(msgStagePlaced)
 		if cerr := ctx.Err(); cerr != nil {
 			err = cerr // the last moment to stop with nothing moved
 		} else if _, lerr := lstat(fsys, mv.dst); !isMissing(lerr) {
 			// A rename would replace an empty directory that appeared
 			// there since the check; a move never replaces one.
-			err = fmt.Errorf("%s appeared meanwhile", quote(mv.dst))
+			err = fail(msgAppeared, lit(quote(mv.dst)))
 		} else if rerr := fsys.Rename(tmp, mv.dst); rerr != nil {
 			err = t.sb.Explain("rename", mv.dst, rerr)
 		}
@@ -236,19 +226,19 @@ func (t *toolset) moveTreeAcross(ctx context.Context, call *server.Call, mv *cro
 		keepTime(fsys, mv.dst, mv.plan.dirs[0].info)
 		return t.finishMove(mv)
 	}
-	msg := fmt.Sprintf("%s was not moved to %s, which is on another file system, and is as it was: %s", quote(mv.src), quote(mv.dst), stage)
 	if ctx.Err() == nil {
-		msg += ": " + err.Error()
+		stage = say(msgWithCause, stage, cause{err})
 	}
+	msg := say(msgNotMovedStage, lit(quote(mv.src)), lit(quote(mv.dst)), stage)
 	if rerr := t.removeTree(context.WithoutCancel(ctx), tmp); rerr != nil {
-		msg += fmt.Sprintf(". What was copied is left in %s, which delete_file removes", quote(tmp))
+		msg = say(msgCopyLeftIn, msg, lit(quote(tmp)))
 	} else {
-		msg += ". What was copied was deleted"
+		msg = say(msgCopyDeleted, msg)
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("%s: %w", msg, ctx.Err())
+		return fail(msgWithCause, msg, cause{ctx.Err()})
 	}
-	return errors.New(msg)
+	return &msgError{m: msg}
 }
 
 // finishMove ends a move whose copy is in place at mv.dst: it syncs the
@@ -257,42 +247,39 @@ func (t *toolset) moveTreeAcross(ctx context.Context, call *server.Call, mv *cro
 func (t *toolset) finishMove(mv *crossMove) error {
 	fsys := t.sb.Fs()
 	if err := syncDir(fsys, path.Dir(mv.dst)); err != nil {
-		return fmt.Errorf("%s was copied to %s, which is on another file system, but the copy could not be synced to disk (%w), so the original was kept: both exist now; check the copy, then delete one of them with delete_file",
-			quote(mv.src), quote(mv.dst), t.sb.Explain("sync", path.Dir(mv.dst), err))
+		return fail(msgMoveCopyNotSynced, lit(quote(mv.src)), lit(quote(mv.dst)), cause{t.sb.Explain("sync", path.Dir(mv.dst), err)})
 	}
 	kept, err := t.removeSource(mv)
 	if len(kept) == 0 && err == nil {
 		_ = syncDir(fsys, path.Dir(mv.src)) // durable or not, nothing is lost
 		return nil
 	}
-	var why []string
+	var why reasons
 	if err != nil {
-		why = append(why, err.Error())
+		why = append(why, cause{err})
 	}
 	if !mv.info.IsDir() {
 		if len(kept) > 0 {
-			why = append(why, quote(mv.src)+" changed after it was copied, so it was kept")
+			why = append(why, say(msgMoveSourceChanged, lit(quote(mv.src))))
 		}
-		return fmt.Errorf("%s was copied to %s, which is on another file system, and the copy is complete, but the original could not be deleted: %s. Both exist now; compare them, then delete the one you do not want with delete_file",
-			quote(mv.src), quote(mv.dst), strings.Join(why, "; "))
+		return fail(msgMoveOriginalKept, lit(quote(mv.src)), lit(quote(mv.dst)), why)
 	}
 	if len(kept) > 0 {
-		var list skipList
+		var first skipList
 		for _, p := range kept {
-			list.add(p, nil)
+			first.add(p, nil)
 		}
-		names := make([]string, len(list.first))
-		for i, e := range list.first {
+		names := make(list, len(first.first))
+		for i, e := range first.first {
 			names[i] = quote(e.Path)
 		}
-		s := strings.Join(names, ", ")
-		if more := list.n - len(list.first); more > 0 {
-			s += fmt.Sprintf(" and %d more", more)
+		var s arg = names
+		if more := first.n - len(first.first); more > 0 {
+			s = say(msgAndMore, s, num(more))
 		}
-		why = append(why, "these changed or gained entries while they were being moved, so they were kept with the directories holding them: "+s)
+		why = append(why, say(msgMoveTreeKept, s))
 	}
-	return fmt.Errorf("%s was copied to %s, which is on another file system, and the copy is complete, but the original could not be deleted entirely: %s. What remains of it is still at %s; check it against the copy, then delete it with delete_file",
-		quote(mv.src), quote(mv.dst), strings.Join(why, "; "), quote(mv.src))
+	return fail(msgMoveTreeRemains, lit(quote(mv.src)), lit(quote(mv.dst)), why)
 }
 
 // removeSource deletes the source of a move whose copy is in place: each

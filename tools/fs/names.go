@@ -3,6 +3,7 @@ package fs
 import (
 	"strings"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/internal/jsontext"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -22,11 +23,11 @@ import (
 // holds escapes.
 const escapedMark = "  [escaped]"
 
-// escapeRule says how to read escapes and use escaped paths.
-const escapeRule = `\u{X} is the character with code point X (hexadecimal), \x{XX} a byte that is not UTF-8, \u{5C} a backslash. Give such a path exactly as shown: the path tools decode the escapes.`
-
-// escapedNote explains escapedMark; it follows a listing that uses it.
-const escapedNote = "[escaped] marks a line whose name or text shows characters as escapes: " + escapeRule
+// escapedNote explains escapedMark, in lang; it follows a listing that
+// uses it.
+func escapedNote(lang i18n.Lang) string {
+	return say(msgEscapedNote, say(msgEscapeRule)).in(lang)
+}
 
 // displayName returns the name or root-relative path s as the model is
 // shown it, and whether anything in it was escaped.
@@ -57,11 +58,11 @@ func (f FileInfo) Content() []server.Content {
 	if f.Escaped {
 		f.Path, _ = displayName(f.Path)
 		f.LinkTarget, _ = displayName(f.LinkTarget)
-		f.Note = strings.TrimSpace("The path is shown with escapes: " + escapeRule + " " + f.Note)
+		f.Note = strings.TrimSpace(say(msgPathEscaped, say(msgEscapeRule)).in(f.lang) + " " + f.Note)
 	}
 	b, err := jsontext.Marshal(f)
 	if err != nil {
-		return []server.Content{server.TextContent("The description could not be encoded as JSON.")}
+		return []server.Content{server.TextContent(say(msgInfoNotJSON).in(f.lang))}
 	}
 	return []server.Content{server.TextContent(string(b))}
 }

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -155,7 +156,7 @@ func TestHostileNamesCannotForgeLines(t *testing.T) {
 			for i, name := range sorted {
 				entryLine(t, "list_directory", lines[i], name, "")
 			}
-			if !strings.Contains(out, escapedNote) {
+			if !strings.Contains(out, escapedNote(i18n.English)) {
 				t.Errorf("list_directory does not explain the mark:\n%s", out)
 			}
 			var got ListDirectoryResult
@@ -180,7 +181,7 @@ func TestHostileNamesCannotForgeLines(t *testing.T) {
 			for i, name := range sorted {
 				entryLine(t, "directory_tree", strings.TrimPrefix(lines[i+1], "  "), name, "")
 			}
-			if strings.Count(out, escapedMark+"\n") != escapedNames || !strings.Contains(out, escapedNote) {
+			if strings.Count(out, escapedMark+"\n") != escapedNames || !strings.Contains(out, escapedNote(i18n.English)) {
 				t.Errorf("directory_tree marks %d lines, want %d, and explains the mark:\n%s", strings.Count(out, escapedMark+"\n"), escapedNames, out)
 			}
 		})

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
 
 	"github.com/spf13/afero"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -72,10 +72,6 @@ func entryType(mode fs.FileMode) string {
 	}
 	return typeOther
 }
-
-// otherKind names, with its article, the kind of a file that is neither
-// regular, a directory nor a symbolic link: "a named pipe".
-func otherKind(mode fs.FileMode) string { return "a " + specialName(mode) }
 
 // specialName names the kind of a file that is neither regular, a
 // directory nor a symbolic link: "named pipe", "socket", "device" or
@@ -150,34 +146,6 @@ func linkTarget(sb *security.Sandbox, rel string) (target string, inside bool, e
 	return sb.JoinRoot(root, t), true, nil
 }
 
-// plural returns "1 file" or "n files".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-// byteSize returns n bytes in words: "1 byte", "512 bytes", or
-// "1234567 bytes (1.2 MiB)".
-func byteSize(n int64) string {
-	s := plural64(n, "byte", "bytes")
-	if n >= 1<<10 {
-		units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-		f, u := float64(n)/1024, 0
-		for f >= 1024 && u < len(units)-1 {
-			f /= 1024
-			u++
-		}
-		s += " (" + strconv.FormatFloat(f, 'f', 1, 64) + " " + units[u] + ")"
-	}
-	return s
-}
-
-// plural64 is plural for an int64.
-func plural64(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.FormatInt(n, 10) + " " + many
-}
+// byteSize returns n bytes in English words, for the tools'
+// descriptions: "1 byte", "512 bytes", or "1234567 bytes (1.2 MiB)".
+func byteSize(n int64) string { return size(n).in(i18n.English) }

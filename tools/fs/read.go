@@ -3,13 +3,11 @@ package fs
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -31,13 +29,13 @@ type ReadFileArgs struct {
 func (a *ReadFileArgs) Validate() error {
 	switch {
 	case a.Head > 0 && a.Tail > 0:
-		return errors.New("head and tail cannot be combined; use head for the start of the file, tail for its end, or offset and limit for lines in between")
+		return fail(msgHeadAndTail)
 	case (a.Head > 0 || a.Tail > 0) && (a.Offset > 0 || a.Limit > 0):
 		which := "head"
 		if a.Tail > 0 {
 			which = "tail"
 		}
-		return fmt.Errorf("%s cannot be combined with offset or limit; use %s alone, or offset and limit alone", which, which)
+		return fail(msgHeadWithRange, lit(which))
 	}
 	return nil
 }
@@ -117,13 +115,13 @@ func (t *toolset) addReadFile(s *server.Server) error {
 			"Other binary files are refused (get_file_info describes them). Bytes that are not valid UTF-8 are replaced with U+FFFD and flagged. " +
 			"To read several files at once use read_multiple_files; to find text in many files use grep.",
 		Level: security.Read,
-	}, func(ctx context.Context, call *server.Call, in ReadFileArgs) (ReadFileResult, error) {
+	}, speak(func(ctx context.Context, call *server.Call, in ReadFileArgs) (ReadFileResult, error) {
 		rel, err := t.sb.Resolve(in.Path)
 		if err != nil {
 			return ReadFileResult{}, err
 		}
 		return t.readFile(ctx, call, rel, rangeOf(in), t.lim.MaxReadBytes)
-	})
+	}))
 }
 
 // readFile reads the file rel as read_file does, returning at most budget
@@ -137,14 +135,14 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		return ReadFileResult{}, err
 	}
 	defer f.Close()
-	size := fi.Size()
-	if err := call.Reserve(ctx, 2*min(max(size, 0), budget)); err != nil {
+	fsize := fi.Size()
+	if err := call.Reserve(ctx, 2*min(max(fsize, 0), budget)); err != nil {
 		return ReadFileResult{}, err
 	}
-	res := ReadFileResult{Path: rel, Size: size}
+	res := ReadFileResult{Path: rel, Size: fsize}
 
 	// A small file is read whole here; a larger one in chunks below.
-	head := make([]byte, min(sniffLen, max(size+1, 512)))
+	head := make([]byte, min(sniffLen, max(fsize+1, 512)))
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return res, t.sb.Explain("read", rel, err)
@@ -153,40 +151,37 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 	kind, mime := sniff(head)
 	switch kind {
 	case kindBinary:
-		return res, fmt.Errorf("%s is a binary file (%s); read_file returns text, images and audio only; get_file_info describes it",
-			quote(rel), byteSize(size))
+		return res, fail(msgBinary, lit(quote(rel)), size(fsize))
 	case kindImage, kindAudio:
 		if !lr.whole() {
-			return res, fmt.Errorf("%s is %s (%s); offset, limit, head and tail apply to text only, so leave them out to get the whole file",
-				quote(rel), article(kind), mime)
+			return res, fail(msgMediaRange, lit(quote(rel)), article(kind), lit(mime))
 		}
-		if size > budget {
-			return res, &tooLargeError{fmt.Sprintf("%s is %s of %s, more than the %s read_file returns at a time; get_file_info describes it",
-				quote(rel), article(kind), byteSize(size), byteSize(budget))}
+		if fsize > budget {
+			return res, &tooLargeError{msgError{m: say(msgMediaTooLarge, lit(quote(rel)), article(kind), size(fsize), size(budget))}}
 		}
 		data, err := readUpTo(f, head, budget)
 		if err != nil {
 			return res, t.sb.Explain("read", rel, err)
 		}
 		if int64(len(data)) > budget {
-			return res, fmt.Errorf("%s grew past %s while it was being read; try again", quote(rel), byteSize(budget))
+			return res, fail(msgGrewWhileRead, lit(quote(rel)), size(budget))
 		}
 		res.Kind, res.MIMEType, res.Data, res.Size = kind.String(), mime, data, int64(len(data))
 		shown, _ := displayName(rel)
-		res.Note = fmt.Sprintf("%s: %s, %s.", shown, mime, byteSize(res.Size))
+		res.Note = say(msgMediaNote, lit(shown), lit(mime), size(res.Size)).in(call.Lang())
 		return res, nil
 	}
 
 	var tr textRead
-	if lr.tail > 0 && size > budget {
-		tr, err = tailBackward(ctx, f, size, lr.tail, budget)
+	if lr.tail > 0 && fsize > budget {
+		tr, err = tailBackward(ctx, f, fsize, lr.tail, budget)
 	} else {
 		r := io.MultiReader(bytes.NewReader(head), f)
 		from, to := lr.from, lr.to
 		if lr.tail > 0 {
 			to = 0
 		}
-		tr, err = scanForward(ctx, r, from, to, budget, lr.head, size)
+		tr, err = scanForward(ctx, r, from, to, budget, lr.head, fsize)
 		if err == nil && lr.tail > 0 {
 			tr = tr.last(lr.tail)
 		}
@@ -199,10 +194,9 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 	}
 	if tr.total >= 0 && lr.from > tr.total && lr.from > 1 {
 		if tr.total == 0 {
-			return res, fmt.Errorf("offset %d is past the end of %s, which is empty; leave offset out", lr.from, quote(rel))
+			return res, fail(msgOffsetPastEmpty, num(lr.from), lit(quote(rel)))
 		}
-		return res, fmt.Errorf("offset %d is past the end of %s, which has %s; use an offset from 1 to %d",
-			lr.from, quote(rel), plural(tr.total, "line", "lines"), tr.total)
+		return res, fail(msgOffsetPastEnd, num(lr.from), lit(quote(rel)), counted(tr.total, msgLine, msgLines), num(tr.total))
 	}
 	res.Kind = kindText.String()
 	res.Text, res.ReplacedBytes = validUTF8(tr.text)
@@ -212,26 +206,31 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		total := tr.total
 		res.TotalLines = &total
 	}
-	res.Note = tr.note(rel, size, budget)
+	lang := call.Lang()
+	res.Note = tr.note(rel, fsize, budget).in(lang)
 	if res.InvalidUTF8 {
-		res.Note = strings.TrimSpace(res.Note + " " + plural(res.ReplacedBytes, "byte that is", "bytes that are") +
-			" not valid UTF-8 became U+FFFD, so writing this text back would change the file.")
+		replaced := counted(res.ReplacedBytes, msgReplacedByte, msgReplacedBytes).in(lang)
+		res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + replaced)
 	}
 	return res, nil
 }
 
 // tooLargeError is the error for an image or sound larger than what a read
 // may return.
-type tooLargeError struct{ msg string }
+type tooLargeError struct{ msgError }
 
-func (e *tooLargeError) Error() string { return e.msg }
+func (e *tooLargeError) inLanguage(lang i18n.Lang) error {
+	inLang := *e
+	inLang.lang = lang
+	return &inLang
+}
 
 // article returns "an image" or "a sound file" for a media kind.
-func article(k fileKind) string {
+func article(k fileKind) message {
 	if k == kindImage {
-		return "an image"
+		return say(msgAnImage)
 	}
-	return "a sound file"
+	return say(msgASound)
 }
 
 // readUpTo returns head followed by what is left of r, reading at most one
@@ -487,44 +486,45 @@ func validUTF8(b []byte) (string, int) {
 
 // note says what tr is when it is not simply the whole file, and how to
 // read on.
-func (tr textRead) note(rel string, size int64, budget int64) string {
-	rel, _ = displayName(rel)
-	limit := byteSize(budget)
+func (tr textRead) note(rel string, n int64, budget int64) message {
+	shown, _ := displayName(rel)
+	name, limit := lit(shown), size(budget)
 	switch {
-	case size == 0 && tr.lines == 0:
-		return rel + " is empty."
+	case n == 0 && tr.lines == 0:
+		return say(msgReadEmpty, name)
 	case tr.partial && tr.from == 0:
-		return fmt.Sprintf("The last line of %s is longer than the %s read_file returns at a time; this is its end.", rel, limit)
+		return say(msgLastLineLong, name, limit)
 	case tr.partial:
-		return fmt.Sprintf("Line %d of %s is longer than the %s read_file returns at a time; this is its start. Call read_file with offset=%d to read on after it.",
-			tr.from, rel, limit, tr.from+1)
+		return say(msgLineLong, num(tr.from), name, limit, num(tr.from+1))
 	case tr.from == 0 && tr.lines > 0:
-		s := fmt.Sprintf("The last %s of %s (%s in all; lines not counted in a file this long).", plural(tr.lines, "line", "lines"), rel, byteSize(size))
+		s := say(msgLastLines, counted(tr.lines, msgLine, msgLines), name, size(n))
 		if tr.truncated {
-			s += fmt.Sprintf(" Only these fit in the %s read_file returns at a time.", limit)
+			s = say(msgLastLinesCut, s, limit)
 		}
 		return s
 	case tr.lines == 0:
-		return ""
+		return message{}
 	}
-	of := ""
-	if tr.total >= 0 {
-		of = " of " + strconv.Itoa(tr.total)
-	}
-	span := fmt.Sprintf("Lines %d-%d%s of %s.", tr.from, tr.to, of, rel)
-	if tr.from == tr.to {
-		span = fmt.Sprintf("Line %d%s of %s.", tr.from, of, rel)
+	var span message
+	switch {
+	case tr.from == tr.to && tr.total >= 0:
+		span = say(msgLineOf, num(tr.from), num(tr.total), name)
+	case tr.from == tr.to:
+		span = say(msgLineSpanOf, num(tr.from), name)
+	case tr.total >= 0:
+		span = say(msgSpanOf, num(tr.from), num(tr.to), num(tr.total), name)
+	default:
+		span = say(msgSpan, num(tr.from), num(tr.to), name)
 	}
 	switch {
 	case tr.truncated:
-		return fmt.Sprintf("%s Stopped at line %d because read_file returns at most %s at a time; call read_file with offset=%d to read on.",
-			span, tr.to, limit, tr.to+1)
+		return say(msgReadStopped, span, num(tr.to), limit, num(tr.to+1))
 	case tr.total >= 0 && tr.to < tr.total:
-		return fmt.Sprintf("%s Call read_file with offset=%d to read on.", span, tr.to+1)
+		return say(msgReadOn, span, num(tr.to+1))
 	case tr.total < 0:
-		return fmt.Sprintf("%s The file is %s; call read_file with offset=%d to read on.", span, byteSize(size), tr.to+1)
+		return say(msgReadOnSize, span, size(n), num(tr.to+1))
 	case tr.from > 1:
 		return span
 	}
-	return "" // the whole file
+	return message{} // the whole file
 }

@@ -3,7 +3,6 @@ package fs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 
@@ -26,6 +25,8 @@ type ReadMultipleResult struct {
 	Files []FileRead `json:"files" description:"One entry per path, in the order given."`
 	Bytes int64      `json:"bytes" description:"The bytes of text, images and audio returned in all."`
 	Note  string     `json:"note,omitempty" description:"Set when the total read limit cut or skipped files."`
+
+	inLang
 }
 
 // FileRead is one file of a read_multiple_files result.
@@ -53,13 +54,13 @@ func (r ReadMultipleResult) Content() []server.Content {
 	for _, f := range r.Files {
 		var sb strings.Builder
 		if name, escaped := displayName(f.Path); escaped {
-			sb.WriteString("==> " + name + " <==" + escapedMark + "\n" + escapedNote + "\n")
+			sb.WriteString("==> " + name + " <==" + escapedMark + "\n" + escapedNote(r.lang) + "\n")
 		} else {
 			sb.WriteString("==> " + f.Path + " <==\n")
 		}
 		switch {
 		case f.Error != "":
-			sb.WriteString("error: " + f.Error + "\n")
+			sb.WriteString(say(msgManyError, lit(f.Error)).in(r.lang) + "\n")
 		case f.data != nil:
 			sb.WriteString(f.Note + "\n")
 		default:
@@ -94,12 +95,13 @@ func (t *toolset) addReadMultiple(s *server.Server) error {
 			"All files together return at most " + byteSize(t.lim.MaxReadBytes) + "; past that, files are cut or skipped with a note, and read_file with offset and limit reads the rest. " +
 			"Use it instead of several read_file calls when you already know which files you need.",
 		Level: security.Read,
-	}, t.readMultiple)
+	}, speak(t.readMultiple))
 }
 
 // readMultiple reads the files, sharing the read limit among them in the
 // order given: each file may use what the files before it left.
 func (t *toolset) readMultiple(ctx context.Context, call *server.Call, in ReadMultipleArgs) (ReadMultipleResult, error) {
+	lang := call.Lang()
 	files := make([]FileRead, len(in.Paths))
 	budgets := make([]int64, len(in.Paths))
 	remaining := t.lim.MaxReadBytes
@@ -128,8 +130,7 @@ func (t *toolset) readMultiple(ctx context.Context, call *server.Call, in ReadMu
 		case budgets[i] == f.Size:
 		case budgets[i] == 0:
 			skipped++
-			f.Kind, f.Error = "error", fmt.Sprintf("not read: the files before it used up the %s one call returns; read it with read_file",
-				byteSize(t.lim.MaxReadBytes))
+			f.Kind, f.Error = "error", say(msgManyUsedUp, size(t.lim.MaxReadBytes)).in(lang)
 		default:
 			cut++
 		}
@@ -157,15 +158,17 @@ func (t *toolset) readMultiple(ctx context.Context, call *server.Call, in ReadMu
 		res.Bytes += f.bytes
 	}
 	if skipped+cut > 0 {
-		var parts []string
+		var parts arg
 		if cut > 0 {
-			parts = append(parts, plural(cut, "file was", "files were")+" cut short")
+			parts = counted(cut, msgManyFileCut, msgManyFilesCut)
 		}
 		if skipped > 0 {
-			parts = append(parts, plural(skipped, "file was", "files were")+" not read")
+			parts = counted(skipped, msgManyFileSkipped, msgManyFilesSkipped)
+			if cut > 0 {
+				parts = say(msgAnd, counted(cut, msgManyFileCut, msgManyFilesCut), parts)
+			}
 		}
-		res.Note = fmt.Sprintf("All files of one call return at most %s, so %s; read them with read_file (offset and limit page through long files).",
-			byteSize(t.lim.MaxReadBytes), strings.Join(parts, " and "))
+		res.Note = say(msgManyNote, size(t.lim.MaxReadBytes), parts).in(lang)
 	}
 	return res, nil
 }
@@ -175,10 +178,10 @@ func (t *toolset) readMultiple(ctx context.Context, call *server.Call, in ReadMu
 func (t *toolset) readOne(ctx context.Context, call *server.Call, fr FileRead, budget int64) FileRead {
 	r, err := t.readFile(ctx, call, fr.Path, lineRange{from: 1}, budget)
 	if err != nil {
-		fr.Kind, fr.Error = "error", err.Error()
+		lang := call.Lang()
+		fr.Kind, fr.Error = "error", errorText(err, lang)
 		if _, ok := errors.AsType[*tooLargeError](err); ok && budget < fr.Size {
-			fr.Error = fmt.Sprintf("not read: it does not fit in what the files before it left of the %s one call returns; read it with read_file",
-				byteSize(t.lim.MaxReadBytes))
+			fr.Error = say(msgManyNoRoom, size(t.lim.MaxReadBytes)).in(lang)
 		}
 		return fr
 	}
@@ -186,8 +189,7 @@ func (t *toolset) readOne(ctx context.Context, call *server.Call, fr FileRead, b
 	fr.text, fr.data, fr.mime, fr.Note = r.Text, r.Data, r.MIMEType, r.Note
 	fr.bytes = int64(len(r.Text)) + int64(len(r.Data))
 	if r.Truncated && r.ToLine > 0 {
-		fr.Note = fmt.Sprintf("Only lines 1-%d fit in what the files before it left of the %s one call returns; call read_file with offset=%d to read on.",
-			r.ToLine, byteSize(t.lim.MaxReadBytes), r.ToLine+1)
+		fr.Note = say(msgManyOnlyLines, num(r.ToLine), size(t.lim.MaxReadBytes), num(r.ToLine+1)).in(call.Lang())
 	}
 	return fr
 }

@@ -2,7 +2,6 @@ package fs
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -36,6 +35,8 @@ type SearchFilesResult struct {
 	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
 	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
 	Note            string         `json:"note,omitempty" description:"What was left out."`
+
+	inLang
 }
 
 // Content returns the matches one a line, then a summary.
@@ -52,15 +53,15 @@ func (r SearchFilesResult) Content() []server.Content {
 		sb.WriteByte('\n')
 	}
 	if r.Total == 0 {
-		fmt.Fprintf(&sb, "Nothing below %s matches %s.\n", quote(r.Path), quoteText(r.Pattern))
+		sb.WriteString(say(msgSearchNone, lit(quote(r.Path)), lit(quoteText(r.Pattern))).in(r.lang) + "\n")
 	} else {
-		fmt.Fprintf(&sb, "%s.\n", plural(r.Total, "match", "matches"))
+		sb.WriteString(counted(r.Total, msgSearchCountOne, msgSearchCount).in(r.lang) + "\n")
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note + "\n")
 	}
 	if marked {
-		sb.WriteString(escapedNote + "\n")
+		sb.WriteString(escapedNote(r.lang) + "\n")
 	}
 	return []server.Content{server.TextContent(sb.String())}
 }
@@ -73,7 +74,7 @@ func (t *toolset) addSearchFiles(s *server.Server) error {
 			"Returns root-relative paths in sorted order, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. Symbolic links are not followed. " +
 			"It matches names only; to search inside files use grep. " + ignoreSentence,
 		Level: security.Read,
-	}, t.searchFiles)
+	}, speak(t.searchFiles))
 }
 
 func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchFilesArgs) (SearchFilesResult, error) {
@@ -83,7 +84,7 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	}
 	g, err := newPathGlob(in.Pattern)
 	if err != nil {
-		return SearchFilesResult{}, fmt.Errorf("%w; wildcards are * ? [abc] {a,b} and **", err)
+		return SearchFilesResult{}, fail(msgWildcards, cause{err})
 	}
 	exclude, err := compileGlobs(in.Exclude, "exclude")
 	if err != nil {
@@ -107,7 +108,7 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 			return nil
 		}
 		if visited++; visited%progressEvery == 0 {
-			progress(call, visited, fmt.Sprintf("searched %d entries, %d matches", visited, res.Total))
+			progress(call, visited, say(msgSearchProgress, num(visited), num(res.Total)))
 		}
 		if skip, err := skipExcluded(exclude, sub, d); skip {
 			return err
@@ -125,30 +126,27 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 		return SearchFilesResult{}, err
 	}
 	res.Matches = append(res.Matches, first.sorted()...)
-	var notes []string
+	var notes sentences
 	if res.StoppedAt != "" {
-		notes = append(notes, fmt.Sprintf("Stopped after visiting %d entries, the most one search visits, at %s: narrow the path or pattern to search the rest.", t.lim.MaxWalkEntries, quote(res.StoppedAt)))
+		notes = append(notes, say(msgSearchStopped, num(t.lim.MaxWalkEntries), lit(quote(res.StoppedAt))))
 	}
 	if res.Total > len(res.Matches) {
 		res.Truncated = true
-		notes = append(notes, fmt.Sprintf("Showing the first %d of %d matches; narrow the search with a more precise pattern, exclude, or a subdirectory as path.",
-			len(res.Matches), res.Total))
+		notes = append(notes, say(msgSearchShowing, num(len(res.Matches)), num(res.Total)))
 	}
 	if skipped.n > 0 {
 		res.Unreadable, res.UnreadablePaths = skipped.n, skipped.first
-		notes = append(notes, skipped.sentence()+" What they hold was not searched.")
+		notes = append(notes, say(msgNotSearched, skipped.sentence()))
 	}
 	res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused()
-	if s := ig.sentence(); s != "" {
-		notes = append(notes, s)
-	}
-	res.Note = strings.Join(notes, " ")
+	res.Note = append(notes, ig.sentence()).in(call.Lang())
 	return res, nil
 }
 
-// progress reports progress through call, if there is one.
-func progress(call *server.Call, n int, msg string) {
+// progress reports progress through call, if there is one, in its
+// language.
+func progress(call *server.Call, n int, msg message) {
 	if call != nil {
-		call.Progress(float64(n), 0, msg)
+		call.Progress(float64(n), 0, msg.in(call.Lang()))
 	}
 }

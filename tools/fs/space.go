@@ -1,7 +1,6 @@
 package fs
 
 import (
-	"fmt"
 	"path"
 )
 
@@ -29,13 +28,12 @@ func reserve(total uint64) uint64 {
 	return min(total*reservePercent/100, maxReserve)
 }
 
-// checkCap refuses to write size bytes as what: "the new content of
+// checkCap refuses to write n bytes as what: "the new content of
 // "a.txt"", ""big.bin"". done says what did not happen, "nothing was
 // written".
-func (t *toolset) checkCap(what string, size int64, done string) error {
-	if limit := t.lim.MaxWriteBytes; size > limit {
-		return fmt.Errorf("%s is %s, more than the %s one call may write (the server's --max-write-bytes limit); %s",
-			what, byteSize(size), byteSize(limit), done)
+func (t *toolset) checkCap(what arg, n int64, done arg) error {
+	if limit := t.lim.MaxWriteBytes; n > limit {
+		return fail(msgOverCap, what, size(n), size(limit), done)
 	}
 	return nil
 }
@@ -43,7 +41,7 @@ func (t *toolset) checkCap(what string, size int64, done string) error {
 // checkSpace refuses to write n bytes into rel's directory when that
 // would leave its file system less than the reserve. A file system that
 // cannot tell is not checked. done says what did not happen.
-func (t *toolset) checkSpace(rel string, n int64, done string) error {
+func (t *toolset) checkSpace(rel string, n int64, done arg) error {
 	if t.diskSpace == nil {
 		return nil
 	}
@@ -56,16 +54,15 @@ func (t *toolset) checkSpace(rel string, n int64, done string) error {
 	if n < 0 || uint64(n)+keep <= avail {
 		return nil
 	}
-	return fmt.Errorf("writing %s to %s would leave its disk with less than the %s every write keeps free (1%% of the disk, at most 64 MiB): it has %s available; %s. Free some space first",
-		byteSize(n), quote(rel), byteSize(int64(keep)), byteSize(int64(avail)), done)
+	return fail(msgNoSpace, size(n), lit(quote(rel)), size(int64(keep)), size(int64(avail)), done)
 }
 
 // checkWrite checks a write of size bytes (the logical size, holes
 // included) that will occupy alloc bytes of disk, into rel: against the
 // cap, then against the free space. what names the content in the
 // sentence, done says what did not happen.
-func (t *toolset) checkWrite(rel, what string, size, alloc int64, done string) error {
-	if err := t.checkCap(what, size, done); err != nil {
+func (t *toolset) checkWrite(rel string, what arg, n, alloc int64, done arg) error {
+	if err := t.checkCap(what, n, done); err != nil {
 		return err
 	}
 	return t.checkSpace(rel, alloc, done)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"io/fs"
 	"path"
 	"sync"
@@ -96,7 +95,7 @@ func refuseTempName(rel string) error {
 	if !isTempName(path.Base(rel)) {
 		return nil
 	}
-	return fmt.Errorf("%s is a name the server keeps for its own temporary files, which listings hide and which are deleted once stale; choose another name", quote(path.Base(rel)))
+	return fail(msgTempName, lit(quote(path.Base(rel))))
 }
 
 // isStale reports whether the temporary entry e has been left unchanged

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/internal/gitignore"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -69,10 +70,10 @@ func (t *toolset) addDirectoryTree(s *server.Server) error {
 			"Use it to get the layout of a project; use list_directory for details of one directory and search_files to find files by name. "+
 			"Leaves out .git and what .gitignore, .ignore and .git/info/exclude exclude, and says how many; include_ignored: true shows them.", t.lim.MaxDepth, t.lim.MaxListEntries),
 		Level: security.Read,
-	}, t.directoryTree)
+	}, speak(t.directoryTree))
 }
 
-func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in DirectoryTreeArgs) (DirectoryTreeResult, error) {
+func (t *toolset) directoryTree(ctx context.Context, call *server.Call, in DirectoryTreeArgs) (DirectoryTreeResult, error) {
 	rel, err := t.sb.Resolve(in.Path)
 	if err != nil {
 		return DirectoryTreeResult{}, err
@@ -82,10 +83,11 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 		return DirectoryTreeResult{}, err
 	}
 	depth := in.Depth
-	var notes []string
+	lang := call.Lang()
+	var notes reasons
 	if depth > t.lim.MaxDepth {
 		depth = t.lim.MaxDepth
-		notes = append(notes, fmt.Sprintf("depth %d is more than the limit, so %d levels are shown", in.Depth, depth))
+		notes = append(notes, say(msgTreeDepth, num(in.Depth), num(depth)))
 	}
 	res := DirectoryTreeResult{Path: rel, Depth: depth}
 
@@ -150,7 +152,7 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 				res.Files++
 			case typeSymlink:
 				res.Symlinks++
-				child.link = t.linkArrow(joinRel(p.rel, d.Name()))
+				child.link = t.linkArrow(joinRel(p.rel, d.Name()), lang)
 			}
 		}
 	}
@@ -162,37 +164,35 @@ func (t *toolset) directoryTree(ctx context.Context, _ *server.Call, in Director
 		sb.WriteString(escapedMark)
 	}
 	sb.WriteByte('\n')
-	marked := writeTree(&sb, root, 1) || escaped
+	marked := writeTree(&sb, root, 1, lang) || escaped
 	res.Tree = sb.String()
 	if res.Truncated || hasCut(root) {
 		res.Truncated = true
-		notes = append(notes, fmt.Sprintf("the tree stops at %d entries (\"…\" marks what is left out); narrow it with a smaller depth, exclude patterns, or a subdirectory as path", limit))
+		notes = append(notes, say(msgTreeStops, num(limit)))
 	}
 	if res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused(); res.Ignored > 0 {
-		notes = append(notes, "left out "+plural(res.Ignored, "ignored entry", "ignored entries")+ignoredPhrase+
-			"; include_ignored: true shows "+pick(res.Ignored == 1, "it", "them"))
+		notes = append(notes, counted(res.Ignored, msgTreeIgnoredOne, msgTreeIgnoredMany))
 	}
+	var note sentences
 	if len(notes) > 0 {
-		res.Note = "Note: " + strings.Join(notes, "; ") + "."
+		note = append(note, say(msgTreeNote, notes))
 	}
-	if u := ig.unusedSentence(); u != "" {
-		res.Note = strings.TrimPrefix(res.Note+" "+u, " ")
-	}
+	res.Note = append(note, ig.unusedSentence()).in(lang)
 	if marked {
-		res.Note = strings.TrimPrefix(res.Note+"\n"+escapedNote, "\n")
+		res.Note = strings.TrimPrefix(res.Note+"\n"+escapedNote(lang), "\n")
 	}
 	return res, nil
 }
 
 // linkArrow returns " -> target" for the symbolic link rel, with the
 // target root-relative, or a phrase when it points outside the root.
-func (t *toolset) linkArrow(rel string) string {
+func (t *toolset) linkArrow(rel string, lang i18n.Lang) string {
 	target, inside, err := linkTarget(t.sb, rel)
 	switch {
 	case err != nil:
 		return ""
 	case !inside:
-		return " -> (outside the root)"
+		return " -> " + say(msgOutsideRoot).in(lang)
 	}
 	shown, _ := displayName(target)
 	return " -> " + shown
@@ -200,7 +200,7 @@ func (t *toolset) linkArrow(rel string) string {
 
 // writeTree writes the children of n, indented two spaces a level, and
 // reports whether it marked an escaped name.
-func writeTree(sb *strings.Builder, n *treeNode, level int) (marked bool) {
+func writeTree(sb *strings.Builder, n *treeNode, level int, lang i18n.Lang) (marked bool) {
 	indent := strings.Repeat("  ", level)
 	for _, c := range n.children {
 		sb.WriteString(indent)
@@ -218,7 +218,7 @@ func writeTree(sb *strings.Builder, n *treeNode, level int) (marked bool) {
 		}
 		switch {
 		case c.unread:
-			sb.WriteString(" (cannot be read)")
+			sb.WriteString(say(msgCannotRead).in(lang))
 		case c.cut:
 			sb.WriteString(" …")
 		}
@@ -227,12 +227,12 @@ func writeTree(sb *strings.Builder, n *treeNode, level int) (marked bool) {
 			marked = true
 		}
 		sb.WriteByte('\n')
-		if writeTree(sb, c, level+1) {
+		if writeTree(sb, c, level+1, lang) {
 			marked = true
 		}
 	}
 	if n.more > 0 {
-		fmt.Fprintf(sb, "%s… %s\n", indent, plural(n.more, "more entry", "more entries"))
+		fmt.Fprintf(sb, "%s… %s\n", indent, counted(n.more, msgMoreEntry, msgMoreEntries).in(lang))
 	}
 	return marked
 }

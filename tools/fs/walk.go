@@ -89,7 +89,7 @@ func (t *toolset) countEntries(ctx context.Context, rel string) (int, error) {
 
 // notDirError is the error for a file where a directory was wanted.
 func notDirError(rel string) error {
-	return errors.New(quote(rel) + " is a file, not a directory; read_file reads it, and get_file_info describes it")
+	return fail(msgNotDir, lit(quote(rel)))
 }
 
 // walkFunc is called by walk for each entry below the directory walked,
@@ -290,31 +290,32 @@ func skipReason(err error) string {
 // sentence says what was skipped, naming the first entries: `Skipped 3
 // entries that could not be read: "a" (path too long), "b" (permission
 // denied) and 1 more.`; "" when none was.
-func (s *skipList) sentence() string {
-	if s.n == 0 {
-		return ""
+func (s *skipList) sentence() message {
+	names := s.list(func(reason string) arg { return lit(strings.ReplaceAll(reason, "_", " ")) })
+	switch s.n {
+	case 0:
+		return message{}
+	case 1:
+		return say(msgSkippedUnreadableOne, names)
 	}
-	return "Skipped " + plural(s.n, "entry that could not be read", "entries that could not be read") + ": " +
-		s.list(func(reason string) string { return strings.ReplaceAll(reason, "_", " ") }) + "."
+	return say(msgSkippedUnreadableMany, num(s.n), names)
 }
 
 // list names the first entries, each with its reason as phrase puts it,
 // and counts the rest: `"a" (path too long), "b" (permission denied) and
 // 1 more`.
-func (s *skipList) list(phrase func(reason string) string) string {
-	var sb strings.Builder
+func (s *skipList) list(phrase func(reason string) arg) arg {
+	named := make(phrases, len(s.first))
 	for i, e := range s.first {
-		if i > 0 {
-			if i == len(s.first)-1 && s.n == len(s.first) {
-				sb.WriteString(" and ")
-			} else {
-				sb.WriteString(", ")
-			}
-		}
-		sb.WriteString(quote(e.Path) + " (" + phrase(e.Reason) + ")")
+		named[i] = say(msgParen, lit(quote(e.Path)), phrase(e.Reason))
 	}
-	if more := s.n - len(s.first); more > 0 {
-		sb.WriteString(" and " + strconv.Itoa(more) + " more")
+	switch more := s.n - len(s.first); {
+	case more > 0:
+		return say(msgAndMore, named, num(more))
+	case len(named) > 1:
+		return say(msgAnd, named[:len(named)-1], named[len(named)-1])
+	case len(named) == 1:
+		return named[0]
 	}
-	return sb.String()
+	return lit("")
 }

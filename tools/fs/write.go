@@ -2,8 +2,6 @@ package fs
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 
@@ -25,23 +23,25 @@ type WriteFileResult struct {
 	Bytes         int64  `json:"bytes" description:"The size of the new file in bytes."`
 	PreviousBytes *int64 `json:"previous_bytes,omitempty" description:"The size of the file that was replaced."`
 	DryRun        bool   `json:"dry_run,omitempty" description:"True when nothing was written because dry_run was set."`
+
+	inLang
 }
 
 // Content returns one sentence saying what was done or, in a dry run,
 // what would be.
 func (r WriteFileResult) Content() []server.Content {
-	var s string
+	var m message
 	switch {
 	case r.DryRun && r.Created:
-		s = fmt.Sprintf("Dry run: write_file would create %s with %s. Nothing was written.", quote(r.Path), byteSize(r.Bytes))
+		m = say(msgWriteDryCreate, lit(quote(r.Path)), size(r.Bytes))
 	case r.DryRun:
-		s = fmt.Sprintf("Dry run: write_file would replace %s (%s) with %s. Nothing was written.", quote(r.Path), byteSize(*r.PreviousBytes), byteSize(r.Bytes))
+		m = say(msgWriteDryReplace, lit(quote(r.Path)), size(*r.PreviousBytes), size(r.Bytes))
 	case r.Created:
-		s = fmt.Sprintf("Created %s with %s.", quote(r.Path), byteSize(r.Bytes))
+		m = say(msgWriteCreated, lit(quote(r.Path)), size(r.Bytes))
 	default:
-		s = fmt.Sprintf("Replaced %s (%s before) with %s.", quote(r.Path), byteSize(*r.PreviousBytes), byteSize(r.Bytes))
+		m = say(msgWriteReplaced, lit(quote(r.Path)), size(*r.PreviousBytes), size(r.Bytes))
 	}
-	return []server.Content{server.TextContent(s)}
+	return []server.Content{server.TextContent(m.in(r.lang))}
 }
 
 func (t *toolset) addWriteFile(s *server.Server) error {
@@ -56,7 +56,7 @@ func (t *toolset) addWriteFile(s *server.Server) error {
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",
 		Destructive: true,
-	}, t.writeFile)
+	}, speak(t.writeFile))
 }
 
 func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFileArgs) (WriteFileResult, error) {
@@ -79,15 +79,15 @@ func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFile
 		}
 	}
 	res := WriteFileResult{Path: rel, Created: old == nil, Bytes: int64(len(in.Content)), DryRun: in.DryRun}
-	if err := t.checkWrite(rel, "the content for "+quote(rel), res.Bytes, res.Bytes, "nothing was written"); err != nil {
+	if err := t.checkWrite(rel, say(msgTheContentFor, lit(quote(rel))), res.Bytes, res.Bytes, say(msgNothingWritten)); err != nil {
 		return WriteFileResult{}, err
 	}
 	perm := newFileMode
-	msg := fmt.Sprintf("Create %s with %s.", quote(rel), byteSize(res.Bytes))
+	msg := say(msgConfirmCreate, lit(quote(rel)), size(res.Bytes))
 	if old != nil {
-		size := old.Size()
-		res.PreviousBytes, perm = &size, old.Mode().Perm()
-		msg = fmt.Sprintf("Overwrite %s (%s now) with %s.", quote(rel), byteSize(size), byteSize(res.Bytes))
+		prev := old.Size()
+		res.PreviousBytes, perm = &prev, old.Mode().Perm()
+		msg = say(msgConfirmOverwrite, lit(quote(rel)), size(old.Size()), size(res.Bytes))
 	}
 	if in.DryRun {
 		return res, nil
@@ -101,12 +101,13 @@ func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFile
 	return res, nil
 }
 
-// confirm asks the user to approve msg through call, if there is one.
-func confirm(ctx context.Context, call *server.Call, msg string) error {
+// confirm asks the user to approve msg, in the call's language, through
+// call, if there is one.
+func confirm(ctx context.Context, call *server.Call, msg message) error {
 	if call == nil {
 		return nil
 	}
-	return call.Confirm(ctx, msg)
+	return call.Confirm(ctx, msg.in(call.Lang()))
 }
 
 // checkWritable checks that rel can be written as a whole file: that it is
@@ -115,9 +116,9 @@ func confirm(ctx context.Context, call *server.Call, msg string) error {
 func (t *toolset) checkWritable(rel string) (fs.FileInfo, error) {
 	if t.sb.IsRoot(rel) {
 		if root, _ := t.sb.SplitRoot(rel); root != "" {
-			return nil, fmt.Errorf("%s is a root directory; give the path of a file inside it, such as %s", quote(rel), quote(t.sb.JoinRoot(root, "notes.txt")))
+			return nil, fail(msgRootOfSeveral, lit(quote(rel)), lit(quote(t.sb.JoinRoot(root, "notes.txt"))))
 		}
-		return nil, errors.New(`"." is the root directory; give the path of a file inside it, such as "notes.txt"`)
+		return nil, fail(msgRootDot)
 	}
 	fi, err := lstat(t.sb.Fs(), rel)
 	switch {
@@ -137,16 +138,15 @@ func (t *toolset) checkRegular(rel string, fi fs.FileInfo) error {
 	case mode.IsRegular():
 		return nil
 	case mode.IsDir():
-		return fmt.Errorf("%s is a directory, and only files can be written; give a path inside it, such as %s",
-			quote(rel), quote(joinRel(rel, "new.txt")))
+		return fail(msgWriteIsDir, lit(quote(rel)), lit(quote(joinRel(rel, "new.txt"))))
 	case mode&fs.ModeSymlink != 0:
-		hint := "change the file it points to instead"
+		hint := say(msgWriteLinkHint)
 		if target, inside, err := linkTarget(t.sb, rel); err == nil && inside {
-			hint = "write to " + quote(target) + ", the file it points to, instead"
+			hint = say(msgWriteLinkHintInside, lit(quote(target)))
 		}
-		return fmt.Errorf("%s is a symbolic link, and writing here would replace the link itself with a file; %s", quote(rel), hint)
+		return fail(msgWriteIsLink, lit(quote(rel)), hint)
 	}
-	return fmt.Errorf("%s is %s, not a regular file; only regular files can be written", quote(rel), otherKind(mode))
+	return fail(msgWriteIsSpecial, lit(quote(rel)), kind(mode))
 }
 
 // checkParent checks that the directory that is to hold the new entry rel
@@ -175,11 +175,11 @@ func (t *toolset) checkParent(rel string) error {
 			break
 		}
 	}
-	return fmt.Errorf("the directory %s does not exist; create it with create_directory first", quote(dir))
+	return fail(msgNoParentDir, lit(quote(dir)))
 }
 
 // fileInTheWay is the error for the file dir standing where a directory
 // holding rel should be.
 func fileInTheWay(dir, rel string) error {
-	return fmt.Errorf("%s is a file, so it cannot hold %s; choose another path", quote(dir), quote(rel[len(dir)+1:]))
+	return fail(msgFileInTheWay, lit(quote(dir)), lit(quote(rel[len(dir)+1:])))
 }
