@@ -116,3 +116,24 @@ func TestParseLang(t *testing.T) {
 		})
 	}
 }
+
+// phrased is a Validate error that says itself in each language.
+type phrased struct{}
+
+func (phrased) Error() string { return "head and tail cannot be combined" }
+func (phrased) Message(lang Lang) string {
+	return i18n.Pick(lang, "head and tail cannot be combined", "head 和 tail 不能同时使用")
+}
+
+func TestAPhraserSaysItselfInTheLanguageAsked(t *testing.T) {
+	errs := hookErrors(phrased{})
+	if got, want := errs.Text(Chinese), "head 和 tail 不能同时使用"; got != want {
+		t.Errorf("in Chinese: %q, want %q", got, want)
+	}
+	if got, want := errs.Text(English), "head and tail cannot be combined"; got != want {
+		t.Errorf("in English: %q, want %q", got, want)
+	}
+	if got := errs.Problems[0].Detail; got != "head and tail cannot be combined" {
+		t.Errorf("Detail = %q, want the error's text", got)
+	}
+}

@@ -72,13 +72,15 @@ func (s *Schema) Decode(args json.RawMessage, dst any) (Report, error) {
 
 // hookErrors turns the error of a Validate method into *Errors. An *Errors
 // (possibly wrapped) keeps its problems; any other error becomes one problem
-// of kind Other whose message is the error's text.
+// of kind Other whose message is the error's text, or, for a [Phraser],
+// its Message in the language asked for.
 func hookErrors(err error) *Errors {
 	var errs *Errors
 	if errors.As(err, &errs) && len(errs.Problems) > 0 {
 		return newErrors(slices.Clone(errs.Problems))
 	}
 	p := Problem{Kind: Other, Rule: "validate", Detail: err.Error(), rank: -1}
+	p.phrase, _ = err.(Phraser)
 	if p.Detail == "" {
 		p.msg = msgHookFailed
 	}

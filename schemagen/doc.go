@@ -151,7 +151,8 @@
 // encoding/json would give them (float64 for numbers), json.RawMessage
 // fields get compact JSON. Finally, if the struct has a method
 // Validate() error, it is called; its error's text becomes the message of
-// a problem of kind Other, and an *Errors it returns is used as is.
+// a problem of kind Other (a [Phraser] gives it in each language), and an
+// *Errors it returns is used as is.
 //
 // # Problems
 //

@@ -18,6 +18,15 @@ const (
 	Chinese = i18n.Chinese
 )
 
+// Phraser is an error that can say itself in each language, such as one
+// from a tool's own message catalog. When a Validate method returns one,
+// the problem's message in a language is its Message in that language;
+// its Error is the problem's Detail.
+type Phraser interface {
+	error
+	Message(lang Lang) string
+}
+
 // ParseLang returns the Lang for a language tag such as "en", "en-US",
 // "zh", "zh_CN" or "zh-Hans"; see [i18n.Parse].
 func ParseLang(s string) (Lang, error) {

@@ -22,6 +22,9 @@ const maxAllowedShown = 8
 // Detail, or as a generic sentence about its Path when Detail is empty.
 func (p Problem) Message(lang Lang) string {
 	id := p.msg
+	if id == msgNone && p.phrase != nil {
+		return p.phrase.Message(lang)
+	}
 	if id == msgNone {
 		if p.Detail != "" {
 			return p.Detail

@@ -105,9 +105,10 @@ type Problem struct {
 	// is the whole message.
 	Detail string `json:"detail,omitempty"`
 
-	msg  msgID  // catalog entry
-	rank int    // position of the top-level argument in the schema; -1 for the root
-	key  string // sort key of Path
+	msg    msgID   // catalog entry
+	phrase Phraser // the error of a Validate method that says itself in each language
+	rank   int     // position of the top-level argument in the schema; -1 for the root
+	key    string  // sort key of Path
 }
 
 // Errors is the error Decode returns when arguments are invalid. Problems

@@ -149,6 +149,11 @@ func fail(id msgID, args ...arg) error { return &msgError{m: say(id, args...)} }
 
 func (e *msgError) Error() string { return e.m.in(e.lang) }
 
+// Message returns the sentence in lang; it makes the error a
+// schemagen.Phraser, so that a Validate method's refusal is read in the
+// call's language too.
+func (e *msgError) Message(lang i18n.Lang) string { return e.m.in(lang) }
+
 func (e *msgError) inLanguage(lang i18n.Lang) error {
 	inLang := *e
 	inLang.lang = lang
