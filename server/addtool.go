@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/internal/jsontext"
 	"github.com/stdiotools/toolserver/schemagen"
 )
@@ -86,7 +87,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		if err != nil {
 			return nil, err
 		}
-		return structured(name, o), nil
+		return structured(call.Lang(), name, o), nil
 	}
 	return s.tools.add(t)
 }
@@ -131,8 +132,9 @@ type JSONAppender interface {
 
 // structured returns a successful result carrying o as structuredContent
 // and, for clients that only read text, the same JSON as text (or the
-// blocks o provides, if it is a [ContentProvider]).
-func structured(name string, o any) *CallToolResult {
+// blocks o provides, if it is a [ContentProvider]). A result that cannot
+// be encoded is an error result that says so in lang.
+func structured(lang i18n.Lang, name string, o any) *CallToolResult {
 	var b []byte
 	var err error
 	if ja, ok := o.(JSONAppender); ok {
@@ -141,8 +143,7 @@ func structured(name string, o any) *CallToolResult {
 		b, err = jsontext.Marshal(o)
 	}
 	if err != nil {
-		return ErrorResult(fmt.Sprintf("The result of %s could not be encoded as JSON (%s); this is a bug in the tool.",
-			name, trimJSONPrefix(err.Error())))
+		return ErrorResult(say(lang, msgNotEncoded, name, trimJSONPrefix(err.Error())))
 	}
 	if cp, ok := o.(ContentProvider); ok {
 		return &CallToolResult{Content: cp.Content(), StructuredContent: json.RawMessage(b), encoded: true}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/schemagen"
 )
 
@@ -298,7 +299,7 @@ func TestStructuredResultsAreWrittenAsEncoded(t *testing.T) {
 		}{"d/é"},
 	}
 	for _, v := range values {
-		res := structured("t", v)
+		res := structured(i18n.English, "t", v)
 		got, err := appendCallResult(nil, id, res)
 		if err != nil {
 			t.Fatal(err)
@@ -311,13 +312,13 @@ func TestStructuredResultsAreWrittenAsEncoded(t *testing.T) {
 		}
 	}
 	t.Run("a JSONAppender writes its own", func(t *testing.T) {
-		res := structured("t", appended{json: `{"own":1}`})
+		res := structured(i18n.English, "t", appended{json: `{"own":1}`})
 		if raw, _ := res.StructuredContent.(json.RawMessage); string(raw) != `{"own":1}` || !res.encoded {
 			t.Errorf("structuredContent = %s", res.StructuredContent)
 		}
 	})
 	t.Run("and its error is reported as encoding/json's", func(t *testing.T) {
-		res := structured("t", appended{err: errors.New("json: no good")})
+		res := structured(i18n.English, "t", appended{err: errors.New("json: no good")})
 		if !res.IsError || !strings.Contains(res.Content[0].text, "could not be encoded as JSON (no good)") {
 			t.Errorf("got %+v", res)
 		}

@@ -103,7 +103,7 @@ func (s *session) admit(c *Call) error {
 	if err := s.guard.admit(c); err != nil {
 		return err
 	}
-	if err := s.limiter.admit(); err != nil {
+	if err := s.limiter.admit(c.Lang()); err != nil {
 		return err
 	}
 	s.paths.admit(c)

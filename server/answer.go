@@ -3,9 +3,9 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/schemagen"
 )
 
@@ -38,8 +38,7 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 		}
 		if b, encErr = appendCallResultEra(nil, c.ID, res, si); encErr != nil {
 			s.log.Error().Err(encErr).Str("tool", c.Tool).Msg("cannot encode the tool's result")
-			b, _ = appendCallResult(nil, c.ID, ErrorResult(fmt.Sprintf(
-				"The result of %s could not be encoded as JSON; this is a bug in the tool, and the details are in the server log.", c.Tool)))
+			b, _ = appendCallResult(nil, c.ID, ErrorResult(say(c.Lang(), msgNotEncodedLog, c.Tool)))
 		}
 	}
 	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) {
@@ -78,11 +77,11 @@ func (s *Server) outcome(c *Call, res *CallToolResult, err error) (*CallToolResu
 	switch {
 	case err != nil:
 		if te := asTimeout(err); te != nil {
-			return timeoutResult(te.tool, te.limit), "timeout"
+			return timeoutResult(c.Lang(), te.tool, te.limit), "timeout"
 		}
 		res = s.failure(c, err)
 	case res == nil:
-		res = ErrorResult(fmt.Sprintf("The tool %s returned no result; this is a bug in the tool.", c.Tool))
+		res = ErrorResult(say(c.Lang(), msgNoResult, c.Tool))
 	}
 	if n := c.attempts.Load(); n > 1 {
 		meta := make(map[string]any, len(res.Meta)+1)
@@ -127,16 +126,12 @@ type timeoutError struct {
 	limit time.Duration
 }
 
-func (e *timeoutError) Error() string { return timeoutText(e.tool, e.limit) }
+func (e *timeoutError) Error() string { return say(i18n.English, msgTimeout, e.tool, e.limit.String()) }
 
-// timeoutResult is what the model reads about a call that ran out of time.
-func timeoutResult(name string, limit time.Duration) *CallToolResult {
-	return ErrorResult(timeoutText(name, limit))
-}
-
-func timeoutText(name string, limit time.Duration) string {
-	return fmt.Sprintf("The call to %s did not finish within %s and was stopped; "+
-		"nothing more will come of it. Try a smaller request, such as a narrower path or fewer files.", name, limit)
+// timeoutResult is what the model reads, in lang, about a call that ran
+// out of time.
+func timeoutResult(lang i18n.Lang, name string, limit time.Duration) *CallToolResult {
+	return ErrorResult(say(lang, msgTimeout, name, limit.String()))
 }
 
 // invalidArguments is the answer of a call whose arguments break the
@@ -202,14 +197,14 @@ func (s *Server) toolError(c *Call, err error) *CallToolResult {
 	var ie *internalError
 	if errors.As(err, &ie) {
 		s.log.Error().Str("tool", name).Err(err).Msg("tool failed internally")
-		c.Log(LevelError, "the tool failed with an internal error; the details are in the server log")
-		return ErrorResult(fmt.Sprintf("The tool %s failed with an internal error; the details are in the server log.", name))
+		c.Log(LevelError, say(c.Lang(), msgInternalLog))
+		return ErrorResult(say(c.Lang(), msgInternal, name))
 	}
 	if errors.Is(err, context.Canceled) {
-		return ErrorResult(fmt.Sprintf("The call to %s was cancelled before it finished.", name))
+		return ErrorResult(say(c.Lang(), msgCancelled, name))
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return ErrorResult(fmt.Sprintf("The call to %s ran out of time before it finished.", name))
+		return ErrorResult(say(c.Lang(), msgRanOut, name))
 	}
 	return ErrorResult(err.Error())
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	"golang.org/x/sync/semaphore"
 )
@@ -50,7 +49,7 @@ func (c *Call) Reserve(ctx context.Context, n int64) error {
 			wait()
 		}
 		if err != nil {
-			return refusal(fmt.Sprintf("The call to %s was stopped while it waited for memory, which other calls were using.", c.Tool))
+			return refusal(say(c.Lang(), msgMemoryWait, c.Tool))
 		}
 	}
 	c.mu.Lock()

@@ -197,9 +197,9 @@ func (s *session) modernConfirm(c *Call) func(context.Context, string) error {
 				case "accept":
 					return nil
 				case "decline":
-					return refusal("The user declined this change; nothing was changed. Ask the user before trying it again.")
+					return refusal(say(c.Lang(), msgDeclined))
 				default:
-					return refusal("The user dismissed the confirmation without accepting; nothing was changed.")
+					return refusal(say(c.Lang(), msgDismissed))
 				}
 			}
 		}

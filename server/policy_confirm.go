@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -56,8 +55,9 @@ func (s *session) confirm(ctx context.Context, message string) error {
 	s.mu.Lock()
 	canAsk := s.client.Elicitation && s.version >= "2025-06-18"
 	s.mu.Unlock()
+	lang := s.srv.opts.Lang
 	if !canAsk {
-		return refusal("This server asks the user to confirm every change, but the client cannot ask the user (it did not declare elicitation); nothing was changed.")
+		return refusal(say(lang, msgCannotAsk))
 	}
 	limit := s.srv.opts.ConfirmTimeout
 	ctx, cancel := context.WithTimeout(ctx, limit)
@@ -72,20 +72,20 @@ func (s *session) confirm(ctx context.Context, message string) error {
 	})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return refusal(fmt.Sprintf("The user did not answer the confirmation within %s; nothing was changed.", limit))
+		return refusal(say(lang, msgConfirmTimeout, limit.String()))
 	case errors.Is(err, context.Canceled):
-		return refusal("The call was cancelled while waiting for the user's confirmation; nothing was changed.")
+		return refusal(say(lang, msgConfirmCancelled))
 	case err != nil:
 		s.log.Warn().Err(err).Msg("elicitation/create failed")
-		return refusal("The client could not ask the user for confirmation; nothing was changed.")
+		return refusal(say(lang, msgConfirmFailed))
 	}
 	switch res.Action {
 	case "accept":
 		return nil
 	case "decline":
-		return refusal("The user declined this change; nothing was changed. Ask the user before trying it again.")
+		return refusal(say(lang, msgDeclined))
 	default:
-		return refusal("The user dismissed the confirmation without accepting; nothing was changed.")
+		return refusal(say(lang, msgDismissed))
 	}
 }
 

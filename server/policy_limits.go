@@ -1,9 +1,11 @@
 package server
 
 import (
-	"fmt"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/stdiotools/toolserver/i18n"
 )
 
 // callLimiter enforces [Options.MaxCalls] and [Options.CallsPerSecond] for
@@ -33,13 +35,13 @@ func newCallLimiter(opts *Options) *callLimiter {
 
 func (l *callLimiter) burst() float64 { return max(1, l.rate) }
 
-// admit counts a call and returns nil if it may run, or the sentence that
-// tells the model why not.
-func (l *callLimiter) admit() error {
+// admit counts a call and returns nil if it may run, or the sentence, in
+// lang, that tells the model why not.
+func (l *callLimiter) admit(lang i18n.Lang) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.max > 0 && l.calls >= l.max {
-		return refusal(fmt.Sprintf("This session has used all %d tool calls it is allowed; no more calls will run. Finish with what you have.", l.max))
+		return refusal(say(lang, msgCallsUsed, strconv.Itoa(l.max)))
 	}
 	if l.rate > 0 {
 		t := l.now()
@@ -47,7 +49,7 @@ func (l *callLimiter) admit() error {
 		l.last = t
 		if l.tokens < 1 {
 			wait := time.Duration((1 - l.tokens) / l.rate * float64(time.Second)).Round(time.Millisecond)
-			return refusal(fmt.Sprintf("Too many calls: this server runs at most %g calls per second. Wait %s and try again.", l.rate, max(wait, time.Millisecond)))
+			return refusal(say(lang, msgRate, strconv.FormatFloat(l.rate, 'g', -1, 64), max(wait, time.Millisecond).String()))
 		}
 		l.tokens--
 	}

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
@@ -41,8 +40,7 @@ func (g *loopGuard) admit(c *Call) error {
 		g.tool, g.args, g.count = c.tool, bytes.Clone(c.args), 1
 	}
 	if g.count > g.max {
-		return refusal(fmt.Sprintf("You have called %s with the same arguments %d times in a row; the result will not change. Use the answer you have, or change the arguments.",
-			c.Tool, g.count))
+		return refusal(say(c.Lang(), msgLoop, c.Tool, strconv.Itoa(g.count)))
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/stdiotools/toolserver/security"
@@ -36,7 +35,7 @@ func (s *session) orderPolicy(next ToolHandler) ToolHandler {
 		if err != nil {
 			// Timed out (the timeout policy answers), cancelled by the
 			// client (no answer is due), or the server is stopping.
-			return nil, refusal(fmt.Sprintf("The call to %s was stopped before it started: the server is shutting down.", c.Tool))
+			return nil, refusal(say(c.Lang(), msgShuttingDown, c.Tool))
 		}
 		return next(ctx, c)
 	}

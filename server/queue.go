@@ -1,6 +1,6 @@
 package server
 
-import "fmt"
+import "strconv"
 
 // This file holds the calls that were admitted while every slot was
 // taken. The reader never waits for a slot: it puts the call in line here
@@ -31,8 +31,7 @@ func newCallQueue(maxCalls, maxBytes int) *callQueue {
 func (q *callQueue) push(c *Call) error {
 	size := len(c.args)
 	if len(q.calls) > 0 && (len(q.calls) >= q.maxCalls || q.bytes+size > q.maxBytes) {
-		return refusal(fmt.Sprintf("The server is busy: every one of its slots is running a call and %d more are waiting. "+
-			"Wait for some of your calls to finish, then try this one again.", len(q.calls)))
+		return refusal(say(c.Lang(), msgBusy, strconv.Itoa(len(q.calls))))
 	}
 	q.calls = append(q.calls, c)
 	q.bytes += size

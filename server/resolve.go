@@ -220,7 +220,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	}
 	if s.opts.ConfirmWrites && !c.dryRun {
 		c.confirmer = func(context.Context, string) error {
-			return refusal("This server asks the user to confirm every change, and outside a session there is nobody to ask; nothing was changed.")
+			return refusal(say(c.Lang(), msgNoSession))
 		}
 	}
 	c.limit = s.timeout(c.tool)

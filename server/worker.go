@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"runtime/debug"
 )
 
@@ -67,9 +66,8 @@ func (s *Server) safely(ctx context.Context, h ToolHandler, c *Call) (res *CallT
 		if r := recover(); r != nil {
 			s.log.Error().Str("tool", c.Tool).Interface("panic", r).Str("stack", string(debug.Stack())).
 				Msg("tool panicked")
-			c.Log(LevelError, "the tool panicked; the stack is in the server log")
-			res, err = nil, refusal(fmt.Sprintf(
-				"The tool %s failed with an internal error; the details are in the server log. Try again, or use another way.", c.Tool))
+			c.Log(LevelError, say(c.Lang(), msgPanickedLog))
+			res, err = nil, refusal(say(c.Lang(), msgPanicked, c.Tool))
 		}
 	}()
 	return h(ctx, c)
