@@ -178,6 +178,7 @@ const (
 	msgMoveTreeKept
 	msgAndMore
 	msgWhySep
+	msgAndClauses
 	msgDeleteRoot
 	msgDeleteNotEmpty
 	msgDeleteShowing
@@ -345,7 +346,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgLinesList:      {"lines {1} and {2}", "第 {1} 和 {2} 行"},
 	msgLinesListMore:  {"lines {1} and {2} more", "第 {1} 行及另外 {2} 行"},
 	msgListSep:        {", ", "、"},
-	msgAnd:            {"{1} and {2}", "{1}和{2}"},
+	msgAnd:            {"{1} and {2}", "{1} 和 {2}"},
 	msgNothingWritten: {"nothing was written", "未写入任何内容"},
 	msgNothingCopied:  {"nothing was copied", "未复制任何内容"},
 
@@ -399,7 +400,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 		"{1} 是文件，不能包含 {2}；请换一个路径"},
 	msgOverCap: {
 		"{1} is {2}, more than the {3} one call may write (the server's --max-write-bytes limit); {4}",
-		"{1} 有 {2}，超过了单次调用可写入的 {3}（服务器的 --max-write-bytes 上限）；{4}"},
+		"{1}共 {2}，超过了单次调用可写入的 {3}（服务器的 --max-write-bytes 上限）；{4}"},
 	msgNoSpace: {
 		"writing {1} to {2} would leave its disk with less than the {3} every write keeps free (1% of the disk, at most 64 MiB): it has {4} available; {5}. Free some space first",
 		"向 {2} 写入 {1} 后，磁盘剩余空间将少于每次写入须保留的 {3}（磁盘的 1%，最多 64 MiB）：当前可用 {4}；{5}。请先释放一些空间"},
@@ -524,17 +525,17 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgAFile:          {"a file", "文件"},
 	msgADir:           {"a directory", "目录"},
 	msgALink:          {"a symbolic link", "符号链接"},
-	msgDirContents:    {"{1} and {2}, {3}", "{1}和{2}，共 {3}"},
-	msgMoveContents:   {"{1} ({2} and {3}, {4})", "{1}（{2}和{3}，共 {4}）"},
-	msgCopyAction:     {"{1} to {2}", "{1} 到 {2}"},
-	msgCopyActionTree: {"{1} ({2} and {3}, {4}) to {5}", "{1}（{2}和{3}，共 {4}）到 {5}"},
+	msgDirContents:    {"{1} and {2}, {3}", "{1}和 {2}，共 {3}"},
+	msgMoveContents:   {"{1} ({2} and {3}, {4})", "{1}（{2}和 {3}，共 {4}）"},
+	msgCopyAction:     {"{1} to {2}", "把{1} 复制到 {2}"},
+	msgCopyActionTree: {"{1} ({2} and {3}, {4}) to {5}", "把{1}（{2}和 {3}，共 {4}）复制到 {5}"},
 	msgReplacing:      {"{1}, replacing {2}", "{1}，替换{2}"},
 	msgLeavingOut:     {"{1}, leaving out {2}", "{1}，不含{2}"},
 	msgCopyDryRun: {
 		"Dry run: copy_file would copy {1}. Nothing was copied.",
-		"试运行：copy_file 将复制{1}。未复制任何内容。"},
-	msgConfirmCopy: {"Copy {1}.", "复制{1}。"},
-	msgCopied:      {"Copied {1}.", "已复制{1}。"},
+		"试运行：copy_file 将{1}。未复制任何内容。"},
+	msgConfirmCopy: {"Copy {1}.", "即将{1}。"},
+	msgCopied:      {"Copied {1}.", "已{1}。"},
 	msgCopyLinkToDir: {
 		"{1} is a symbolic link to a directory; copy the directory it points to instead",
 		"{1} 是指向目录的符号链接；请改为复制它指向的目录"},
@@ -564,7 +565,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgCopySourceChanged: {
 		"{1} changed while it was being copied, and nothing was written to {2}; try again",
 		"{1} 在复制过程中发生了变化，未向 {2} 写入任何内容；请重试"},
-	msgMoveAction: {"{1} to {2}", "{1} 到 {2}"},
+	msgMoveAction: {"{1} to {2}", "把{1} 移动到 {2}"},
 	msgAcrossFs: {
 		"They are on different file systems, so ",
 		"二者位于不同的文件系统，因此"},
@@ -573,18 +574,18 @@ var catalog = [numMsgs]struct{ en, zh string }{
 		"二者位于不同的根目录，因此"},
 	msgMoveDryRun: {
 		"Dry run: move_file would move {1}. Nothing was moved.",
-		"试运行：move_file 将移动{1}。未移动任何内容。"},
+		"试运行：move_file 将{1}。未移动任何内容。"},
 	msgMoveDryRunAcross: {
 		"Dry run: move_file would move {1}. {2}it would be copied, then the original deleted. Nothing was moved.",
-		"试运行：move_file 将移动{1}。{2}会先复制，再删除原件。未移动任何内容。"},
-	msgConfirmMove: {"Move {1}.", "移动{1}。"},
+		"试运行：move_file 将{1}。{2}会先复制，再删除原件。未移动任何内容。"},
+	msgConfirmMove: {"Move {1}.", "即将{1}。"},
 	msgConfirmMoveAcross: {
 		"Move {1}. {2}it will be copied, then the original deleted.",
-		"移动{1}。{2}将先复制，再删除原件。"},
-	msgMoved: {"Moved {1}.", "已移动{1}。"},
+		"即将{1}。{2}将先复制，再删除原件。"},
+	msgMoved: {"Moved {1}.", "已{1}。"},
 	msgMovedAcross: {
 		"Moved {1}. {2}it was copied, then the original deleted.",
-		"已移动{1}。{2}先复制，再删除了原件。"},
+		"已{1}。{2}先复制，再删除了原件。"},
 	msgMoveNotSynced: {
 		"{1} was moved to {2}, but {3} could not be synced to disk ({4}), so a power loss may still undo the move; check the disk",
 		"{1} 已移动到 {2}，但 {3} 未能同步到磁盘（{4}），断电仍可能使这次移动丢失；请检查磁盘"},
@@ -605,7 +606,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 		"destination {1} 是已存在的目录，{2} 从不替换目录；要把 {3} 放进其中，请将 destination 设为 {4}"},
 	msgDestExists: {
 		"destination {1} already exists ({2}); pass overwrite: true to replace it, or choose another destination",
-		"destination {1} 已存在（{2}）；传入 overwrite: true 以替换它，或换一个 destination"},
+		"destination {1} 已存在，是{2}；传入 overwrite: true 以替换它，或换一个 destination"},
 	msgSameFileTwoRoots: {
 		"source {1} and destination {2} are the same file, reached through two roots; nothing was moved",
 		"source {1} 和 destination {2} 是经由两个根目录到达的同一个文件；未移动任何内容"},
@@ -677,11 +678,11 @@ var catalog = [numMsgs]struct{ en, zh string }{
 		"{1} is a directory that is not empty ({2}); pass recursive: true to delete it with everything in it (with dry_run: true as well to first see what that would delete)",
 		"{1} 是非空目录（{2}）；传入 recursive: true 可连同其中所有内容一起删除（同时传入 dry_run: true 可先查看将删除什么）"},
 	msgDeleteShowing: {"Showing {1} of the {2} paths.", "显示了 {2} 个路径中的 {1} 个。"},
-	msgEverythingIn:  {"{1} and everything in it: {2}", "{1}及其中的所有内容：{2}"},
+	msgEverythingIn:  {"{1} and everything in it: {2}", "{1} 及其中的所有内容：{2}"},
 	msgDeleteDryRun: {
 		"Dry run: delete_file would delete {1}. Nothing was deleted.",
 		"试运行：delete_file 将删除{1}。未删除任何内容。"},
-	msgConfirmDelete: {"Delete {1}. This cannot be undone.", "删除{1}。此操作无法撤销。"},
+	msgConfirmDelete: {"Delete {1}. This cannot be undone.", "即将删除{1}。此操作无法撤销。"},
 	msgDeleted:       {"Deleted {1}.", "已删除{1}。"},
 
 	msgEscapeRule: {
@@ -914,9 +915,10 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgQueryLineBreak: {
 		"query holds a line break, but grep matches within single lines; search for one line of it",
 		"query 含有换行，但 grep 只在单行内匹配；请只搜索其中的一行"},
-	msgRegexpWhere: {"{1} in {2}", "{2} 中的 {1}"},
+	msgRegexpWhere: {"{1} in {2}", "{2} 处出错（{1}）"},
 	msgBadRegexp: {
 		"query {1} is not a valid regular expression: {2}; fix it (RE2 syntax), or leave regex out to search for the text as it is",
 		"query {1} 不是有效的正则表达式：{2}；请按 RE2 语法修正，或去掉 regex 按原文搜索"},
 	msgCannotRead: {" (cannot be read)", "（无法读取）"},
+	msgAndClauses: {"{1} and {2}", "{1}，{2}"},
 }

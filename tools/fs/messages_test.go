@@ -165,7 +165,7 @@ func TestAConfirmationIsAskedInTheServersLanguage(t *testing.T) {
 	s := newSessionWith(t, e, server.Options{AllowAdmin: true, ConfirmWrites: true, Lang: i18n.Chinese})
 	s.answer = "decline"
 	_, isErr, asked := s.callTool("delete_file", `{"path":"a.txt"}`)
-	if want := `删除文件 "a.txt"（3 字节）。此操作无法撤销。`; !isErr || len(asked) != 1 || asked[0] != want {
+	if want := `即将删除文件 "a.txt"（3 字节）。此操作无法撤销。`; !isErr || len(asked) != 1 || asked[0] != want {
 		t.Errorf("asked %q (error %v), want %q", asked, isErr, want)
 	}
 }

@@ -165,7 +165,7 @@ func (t *toolset) readMultiple(ctx context.Context, call *server.Call, in ReadMu
 		if skipped > 0 {
 			parts = counted(skipped, msgManyFileSkipped, msgManyFilesSkipped)
 			if cut > 0 {
-				parts = say(msgAnd, counted(cut, msgManyFileCut, msgManyFilesCut), parts)
+				parts = say(msgAndClauses, counted(cut, msgManyFileCut, msgManyFilesCut), parts)
 			}
 		}
 		res.Note = say(msgManyNote, size(t.lim.MaxReadBytes), parts).in(lang)
