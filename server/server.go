@@ -45,8 +45,11 @@ type Options struct {
 	MaxQueuedBytes int
 	// PageSize is the number of tools in one tools/list page; default 100.
 	PageSize int
-	// Lang is the language of the messages the model reads about invalid
-	// arguments; default English.
+	// Lang is the language of the sentences the model reads: about invalid
+	// arguments, and the server's own (timeouts, internal errors, the
+	// refusals of its policies, the outcome of a confirmation); a tool
+	// reads it with [Call.Lang]. Default English. The messages of JSON-RPC
+	// errors, which are for the client program, stay in English.
 	Lang schemagen.Lang
 	// ReadOnly serves only tools of level [security.Read]: the others are
 	// neither listed nor run.

@@ -187,6 +187,18 @@
 // it is in, so that a hostile tree of many large ignore files costs a few
 // MiB.
 //
+// # Language
+//
+// Every sentence the tools write for the model (an error, a note, a dry
+// run's or a result's summary, a progress message) and the confirmation
+// they ask the user comes from the catalog in catalog.go, in English and
+// Chinese, and is written out in the call's language ([server.Call.Lang]):
+// a handler builds messages, not strings, and the wrapper each tool is
+// registered with (speak) puts its error and its result's text into that
+// language. Paths, names, tool and argument names and numbers are shown
+// as they are in both. The tools' descriptions and the reasons in
+// structured results (permission, too_deep) stay in English.
+//
 // # Patterns
 //
 // search_files, grep, directory_tree and the exclude arguments take glob
