@@ -319,6 +319,40 @@ const (
 	msgCopiedBytes
 	msgCopiedFiles
 
+	// walk.go: why an entry was skipped, a security.Reason or a reason of
+	// the walk, as words.
+	msgReasonOther
+	msgReasonEmptyPath
+	msgReasonControlCharacter
+	msgReasonBackslash
+	msgReasonWindowsPath
+	msgReasonTilde
+	msgReasonEscapesRoot
+	msgReasonPathTooLong
+	msgReasonNameTooLong
+	msgReasonNotAllowed
+	msgReasonLinkOutsideRoot
+	msgReasonSpecialFile
+	msgReasonNotExist
+	msgReasonExists
+	msgReasonNotDirectory
+	msgReasonNotEmpty
+	msgReasonIsDirectory
+	msgReasonPermissionDenied
+	msgReasonTooManyLinks
+	msgReasonReadOnly
+	msgReasonNoSpace
+	msgReasonRootItself
+	msgReasonInvisibleCharacterInName
+	msgReasonNameNotNfc
+	msgReasonConfusableName
+	msgReasonAmbiguousPath
+	msgReasonReadOnlyRoot
+	msgReasonFileTooLarge
+	msgReasonTooManyOpenFiles
+	msgReasonTooDeep
+	msgReasonTooManyDirectories
+
 	numMsgs
 )
 
@@ -919,6 +953,37 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgBadRegexp: {
 		"query {1} is not a valid regular expression: {2}; fix it (RE2 syntax), or leave regex out to search for the text as it is",
 		"query {1} 不是有效的正则表达式：{2}；请按 RE2 语法修正，或去掉 regex 按原文搜索"},
-	msgCannotRead: {" (cannot be read)", "（无法读取）"},
-	msgAndClauses: {"{1} and {2}", "{1}，{2}"},
+	msgCannotRead:                     {" (cannot be read)", "（无法读取）"},
+	msgAndClauses:                     {"{1} and {2}", "{1}，{2}"},
+	msgReasonOther:                    {"other", "其他错误"},
+	msgReasonEmptyPath:                {"empty path", "路径为空"},
+	msgReasonControlCharacter:         {"control character", "含控制字符"},
+	msgReasonBackslash:                {"backslash", "含反斜杠"},
+	msgReasonWindowsPath:              {"windows path", "Windows 路径"},
+	msgReasonTilde:                    {"tilde", "以 ~ 开头"},
+	msgReasonEscapesRoot:              {"escapes root", "超出根目录"},
+	msgReasonPathTooLong:              {"path too long", "路径过长"},
+	msgReasonNameTooLong:              {"name too long", "名字过长"},
+	msgReasonNotAllowed:               {"not allowed", "不在允许的目录内"},
+	msgReasonLinkOutsideRoot:          {"link outside root", "链接指向根目录之外"},
+	msgReasonSpecialFile:              {"special file", "特殊文件"},
+	msgReasonNotExist:                 {"not exist", "不存在"},
+	msgReasonExists:                   {"exists", "已存在"},
+	msgReasonNotDirectory:             {"not directory", "不是目录"},
+	msgReasonNotEmpty:                 {"not empty", "目录非空"},
+	msgReasonIsDirectory:              {"is directory", "是目录"},
+	msgReasonPermissionDenied:         {"permission denied", "没有权限"},
+	msgReasonTooManyLinks:             {"too many links", "符号链接层数过多"},
+	msgReasonReadOnly:                 {"read only", "只读"},
+	msgReasonNoSpace:                  {"no space", "磁盘空间不足"},
+	msgReasonRootItself:               {"root itself", "根目录本身"},
+	msgReasonInvisibleCharacterInName: {"invisible character in name", "名字含不可见字符"},
+	msgReasonNameNotNfc:               {"name not nfc", "名字不是 NFC 形式"},
+	msgReasonConfusableName:           {"confusable name", "名字易与其他名字混淆"},
+	msgReasonAmbiguousPath:            {"ambiguous path", "路径有歧义"},
+	msgReasonReadOnlyRoot:             {"read only root", "只读根目录"},
+	msgReasonFileTooLarge:             {"file too large", "文件过大"},
+	msgReasonTooManyOpenFiles:         {"too many open files", "打开的文件过多"},
+	msgReasonTooDeep:                  {"too deep", "层级过深"},
+	msgReasonTooManyDirectories:       {"too many directories", "待搜索的目录过多"},
 }

@@ -196,8 +196,9 @@
 // a handler builds messages, not strings, and the wrapper each tool is
 // registered with (speak) puts its error and its result's text into that
 // language. Paths, names, tool and argument names and numbers are shown
-// as they are in both. The tools' descriptions and the reasons in
-// structured results (permission, too_deep) stay in English.
+// as they are in both; so are the reason codes of structured results
+// (permission_denied, too_deep), which the notes put in words. The
+// tools' descriptions stay in English.
 //
 // # Patterns
 //

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"path"
-	"strings"
 
 	"github.com/stdiotools/toolserver/internal/gitignore"
 )
@@ -252,7 +251,7 @@ func ignoreReasonPhrase(reason string) arg {
 	case "read_limit":
 		return say(msgIgnoreReadLimit, num(maxIgnoreReadBytes>>20))
 	}
-	return lit(strings.ReplaceAll(reason, "_", " "))
+	return reasonPhrase(reason)
 }
 
 // unused returns the ignore files not applied, for a result.

@@ -178,3 +178,24 @@ func TestTheLanguageIsNoPartOfTheResultsJSON(t *testing.T) {
 		t.Errorf("the structured content holds the language: %s", s)
 	}
 }
+
+func TestEveryReasonAnEntryIsSkippedForHasWords(t *testing.T) {
+	reasons := []string{"too_deep", "too_many_directories"}
+	for r := security.Reason(0); ; r++ {
+		name := r.String()
+		if name == "other" && r > 0 {
+			break
+		}
+		reasons = append(reasons, name)
+	}
+	for _, reason := range reasons {
+		p, ok := reasonPhrase(reason).(message)
+		if !ok {
+			t.Errorf("reason %s has no catalog entry", reason)
+			continue
+		}
+		if got, want := p.in(i18n.English), strings.ReplaceAll(reason, "_", " "); got != want {
+			t.Errorf("reason %s in English is %q, want %q", reason, got, want)
+		}
+	}
+}

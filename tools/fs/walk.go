@@ -291,7 +291,7 @@ func skipReason(err error) string {
 // entries that could not be read: "a" (path too long), "b" (permission
 // denied) and 1 more.`; "" when none was.
 func (s *skipList) sentence() message {
-	names := s.list(func(reason string) arg { return lit(strings.ReplaceAll(reason, "_", " ")) })
+	names := s.list(reasonPhrase)
 	switch s.n {
 	case 0:
 		return message{}
@@ -318,4 +318,79 @@ func (s *skipList) list(phrase func(reason string) arg) arg {
 		return named[0]
 	}
 	return lit("")
+}
+
+// reasonPhrase names, in words, why an entry was skipped: reason is the
+// name of a security.Reason ("permission_denied") or of a reason of the
+// walk ("too_deep"); an unknown one is shown as its words.
+func reasonPhrase(reason string) arg {
+	id := msgNone
+	switch reason {
+	case "other":
+		id = msgReasonOther
+	case "empty_path":
+		id = msgReasonEmptyPath
+	case "control_character":
+		id = msgReasonControlCharacter
+	case "backslash":
+		id = msgReasonBackslash
+	case "windows_path":
+		id = msgReasonWindowsPath
+	case "tilde":
+		id = msgReasonTilde
+	case "escapes_root":
+		id = msgReasonEscapesRoot
+	case "path_too_long":
+		id = msgReasonPathTooLong
+	case "name_too_long":
+		id = msgReasonNameTooLong
+	case "not_allowed":
+		id = msgReasonNotAllowed
+	case "link_outside_root":
+		id = msgReasonLinkOutsideRoot
+	case "special_file":
+		id = msgReasonSpecialFile
+	case "not_exist":
+		id = msgReasonNotExist
+	case "exists":
+		id = msgReasonExists
+	case "not_directory":
+		id = msgReasonNotDirectory
+	case "not_empty":
+		id = msgReasonNotEmpty
+	case "is_directory":
+		id = msgReasonIsDirectory
+	case "permission_denied":
+		id = msgReasonPermissionDenied
+	case "too_many_links":
+		id = msgReasonTooManyLinks
+	case "read_only":
+		id = msgReasonReadOnly
+	case "no_space":
+		id = msgReasonNoSpace
+	case "root_itself":
+		id = msgReasonRootItself
+	case "invisible_character_in_name":
+		id = msgReasonInvisibleCharacterInName
+	case "name_not_nfc":
+		id = msgReasonNameNotNfc
+	case "confusable_name":
+		id = msgReasonConfusableName
+	case "ambiguous_path":
+		id = msgReasonAmbiguousPath
+	case "read_only_root":
+		id = msgReasonReadOnlyRoot
+	case "file_too_large":
+		id = msgReasonFileTooLarge
+	case "too_many_open_files":
+		id = msgReasonTooManyOpenFiles
+	case "too_deep":
+		id = msgReasonTooDeep
+	case "too_many_directories":
+		id = msgReasonTooManyDirectories
+	}
+	if id == msgNone {
+		return lit(strings.ReplaceAll(reason, "_", " "))
+	}
+	return say(id)
 }
