@@ -353,6 +353,24 @@ const (
 	msgReasonTooDeep
 	msgReasonTooManyDirectories
 
+	// grep.go: the kinds of error in a regular expression, as
+	// regexp/syntax names them.
+	msgReInvalidCharClass
+	msgReInvalidCharRange
+	msgReInvalidEscape
+	msgReInvalidNamedCapture
+	msgReInvalidPerlOp
+	msgReInvalidRepeatOp
+	msgReInvalidRepeatSize
+	msgReInvalidUTF8
+	msgReMissingBracket
+	msgReMissingParen
+	msgReMissingRepeatArgument
+	msgReTrailingBackslash
+	msgReUnexpectedParen
+	msgReNestingDepth
+	msgReLarge
+
 	numMsgs
 )
 
@@ -986,4 +1004,19 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgReasonTooManyOpenFiles:         {"too many open files", "打开的文件过多"},
 	msgReasonTooDeep:                  {"too deep", "层级过深"},
 	msgReasonTooManyDirectories:       {"too many directories", "待搜索的目录过多"},
+	msgReInvalidCharClass:             {"invalid character class", "无效的字符类"},
+	msgReInvalidCharRange:             {"invalid character class range", "无效的字符类范围"},
+	msgReInvalidEscape:                {"invalid escape sequence", "无效的转义序列"},
+	msgReInvalidNamedCapture:          {"invalid named capture", "无效的命名捕获组"},
+	msgReInvalidPerlOp:                {"invalid or unsupported Perl syntax", "无效或不支持的 Perl 语法"},
+	msgReInvalidRepeatOp:              {"invalid nested repetition operator", "无效的嵌套重复运算符"},
+	msgReInvalidRepeatSize:            {"invalid repeat count", "无效的重复次数"},
+	msgReInvalidUTF8:                  {"invalid UTF-8", "无效的 UTF-8"},
+	msgReMissingBracket:               {"missing closing ]", "缺少右方括号 ]"},
+	msgReMissingParen:                 {"missing closing )", "缺少右括号 )"},
+	msgReMissingRepeatArgument:        {"missing argument to repetition operator", "重复运算符缺少操作对象"},
+	msgReTrailingBackslash:            {"trailing backslash at end of expression", "表达式以反斜杠结尾"},
+	msgReUnexpectedParen:              {"unexpected )", "多余的 )"},
+	msgReNestingDepth:                 {"expression nests too deeply", "表达式嵌套过深"},
+	msgReLarge:                        {"expression too large", "表达式过大"},
 }

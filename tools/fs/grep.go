@@ -135,8 +135,7 @@ func grepMatcher(in GrepArgs) (lineMatcher, []byte, error) {
 	if err != nil {
 		var what arg = lit(err.Error())
 		if se, ok := errors.AsType[*syntax.Error](err); ok {
-			// The code is Go's own phrase, such as "missing closing )".
-			what = say(msgRegexpWhere, lit(se.Code), lit(quoteText(se.Expr)))
+			what = say(msgRegexpWhere, regexpProblem(se.Code), lit(quoteText(se.Expr)))
 		}
 		return nil, nil, fail(msgBadRegexp, lit(quoteText(in.Query)), what)
 	}
@@ -405,4 +404,46 @@ func shortenLine(line []byte, start, stop int) string {
 		s += "…"
 	}
 	return s
+}
+
+// regexpProblem names the kind of error in a regular expression: Go's
+// own phrase in English ("missing closing )"), the catalog's in Chinese.
+func regexpProblem(code syntax.ErrorCode) arg {
+	id := msgNone
+	switch code {
+	case syntax.ErrInvalidCharClass:
+		id = msgReInvalidCharClass
+	case syntax.ErrInvalidCharRange:
+		id = msgReInvalidCharRange
+	case syntax.ErrInvalidEscape:
+		id = msgReInvalidEscape
+	case syntax.ErrInvalidNamedCapture:
+		id = msgReInvalidNamedCapture
+	case syntax.ErrInvalidPerlOp:
+		id = msgReInvalidPerlOp
+	case syntax.ErrInvalidRepeatOp:
+		id = msgReInvalidRepeatOp
+	case syntax.ErrInvalidRepeatSize:
+		id = msgReInvalidRepeatSize
+	case syntax.ErrInvalidUTF8:
+		id = msgReInvalidUTF8
+	case syntax.ErrMissingBracket:
+		id = msgReMissingBracket
+	case syntax.ErrMissingParen:
+		id = msgReMissingParen
+	case syntax.ErrMissingRepeatArgument:
+		id = msgReMissingRepeatArgument
+	case syntax.ErrTrailingBackslash:
+		id = msgReTrailingBackslash
+	case syntax.ErrUnexpectedParen:
+		id = msgReUnexpectedParen
+	case syntax.ErrNestingDepth:
+		id = msgReNestingDepth
+	case syntax.ErrLarge:
+		id = msgReLarge
+	}
+	if id == msgNone {
+		return lit(string(code))
+	}
+	return say(id)
 }

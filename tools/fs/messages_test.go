@@ -199,3 +199,18 @@ func TestEveryReasonAnEntryIsSkippedForHasWords(t *testing.T) {
 		}
 	}
 }
+
+func TestARegexpErrorIsInTheServersLanguage(t *testing.T) {
+	for _, tt := range []struct {
+		lang i18n.Lang
+		want string
+	}{
+		{i18n.English, `query "a(b" is not a valid regular expression: missing closing ) in "a(b"; fix it (RE2 syntax), or leave regex out to search for the text as it is`},
+		{i18n.Chinese, `query "a(b" 不是有效的正则表达式："a(b" 处出错（缺少右括号 )）；请按 RE2 语法修正，或去掉 regex 按原文搜索`},
+	} {
+		e := newLangEnv(t, tt.lang, security.Limits{})
+		if got := e.fail(t, "grep", `{"path":".","query":"a(b","regex":true}`); got != tt.want {
+			t.Errorf("in %s:\n got: %s\nwant: %s", tt.lang, got, tt.want)
+		}
+	}
+}
