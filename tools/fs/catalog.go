@@ -555,7 +555,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgConfirmMkdir: {"Create the directory {1}.", "创建目录 {1}。"},
 	msgConfirmMkdirParents: {
 		"Create the directory {1} and {2}.",
-		"创建目录 {1}，以及{2}。"},
+		"创建目录 {1}，以及 {2}。"},
 	msgMissingParent:  {"1 missing parent", "1 个缺失的上级目录"},
 	msgMissingParents: {"{1} missing parents", "{1} 个缺失的上级目录"},
 	msgMkdirNotSynced: {
@@ -582,7 +582,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgCopyAction:     {"{1} to {2}", "把{1} 复制到 {2}"},
 	msgCopyActionTree: {"{1} ({2} and {3}, {4}) to {5}", "把{1}（{2}和 {3}，共 {4}）复制到 {5}"},
 	msgReplacing:      {"{1}, replacing {2}", "{1}，替换{2}"},
-	msgLeavingOut:     {"{1}, leaving out {2}", "{1}，不含{2}"},
+	msgLeavingOut:     {"{1}, leaving out {2}", "{1}，不含 {2}"},
 	msgCopyDryRun: {
 		"Dry run: copy_file would copy {1}. Nothing was copied.",
 		"试运行：copy_file 将{1}。未复制任何内容。"},
@@ -830,7 +830,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgManyFilesSkipped: {"{1} files were not read", "{1} 个文件未读取"},
 	msgManyNote: {
 		"All files of one call return at most {1}, so {2}; read them with read_file (offset and limit page through long files).",
-		"单次调用的所有文件最多返回 {1}，因此{2}；请用 read_file 读取它们（offset 和 limit 可分页读取长文件）。"},
+		"单次调用的所有文件最多返回 {1}，因此 {2}；请用 read_file 读取它们（offset 和 limit 可分页读取长文件）。"},
 	msgManyError: {"error: {1}", "错误：{1}"},
 
 	msgGrepNone:      {"No line matches in {1} searched.", "在搜索过的 {1}中没有匹配的行。"},
@@ -847,7 +847,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgGrepTruncated: {
 		"Stopped at {1} matching lines, so more may match; narrow the search with path, glob or a more precise query.",
 		"已在 {1} 行匹配处停止，可能还有更多匹配；请用 path、glob 或更精确的 query 缩小搜索范围。"},
-	msgSkippedList: {"Skipped {1}.", "跳过了{1}。"},
+	msgSkippedList: {"Skipped {1}.", "跳过了 {1}。"},
 	msgBinaryFile:  {"1 binary file", "1 个二进制文件"},
 	msgBinaryFiles: {"{1} binary files", "{1} 个二进制文件"},
 	msgLargerThan:  {"{1} larger than {2}", "{1}（大于 {2}）"},
