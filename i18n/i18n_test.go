@@ -34,3 +34,31 @@ func TestCheckHoldsAnEntryToBothLanguages(t *testing.T) {
 		})
 	}
 }
+
+func FuzzCheck(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"{path} does not exist", "{path} 不存在"},
+		{"{1} ({2})", "{1}（{2}）"},
+		{`\u{X} escapes`, `\u{X} 转义`},
+		{"{", "{{1}"},
+		{"{1", "}{1}{"},
+		{"", ""},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, en, zh string) {
+		err := Check(en, zh)
+		// The same text in both languages passes only when it has no
+		// letter of its own: punctuation and placeholders.
+		own, _ := splitPlaceholders(en)
+		if same := Check(en, en); (same == nil) != (en != "" && !strings.ContainsFunc(own, isLetter)) {
+			t.Errorf("Check(%q, %q) = %v", en, en, same)
+		}
+		// What passes has the same placeholders in both texts.
+		_, enHoles := splitPlaceholders(en)
+		_, zhHoles := splitPlaceholders(zh)
+		if err == nil && !sameSet(enHoles, zhHoles) {
+			t.Errorf("Check(%q, %q) passed with the placeholders %v and %v", en, zh, enHoles, zhHoles)
+		}
+	})
+}
