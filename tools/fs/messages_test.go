@@ -214,3 +214,26 @@ func TestARegexpErrorIsInTheServersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMessage writes out one error of edit_file as the catalog does,
+// in each language, beside the fmt.Sprintf it replaced (whose sizes come
+// from byteSize, the catalog's English now, so that only the filling of
+// the sentence differs).
+func BenchmarkMessage(b *testing.B) {
+	m := say(msgTooLargeToChange, lit(`"notes/big.txt"`), size(9<<20), size(8<<20), lit("edit_file"))
+	for _, lang := range []i18n.Lang{i18n.English, i18n.Chinese} {
+		b.Run("catalog "+string(lang), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = m.in(lang)
+			}
+		})
+	}
+	b.Run("fmt", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = fmt.Sprintf("%s is %s, more than the %s %s works on; change it with smaller tools, or replace it whole with write_file",
+				`"notes/big.txt"`, byteSize(9<<20), byteSize(8<<20), "edit_file")
+		}
+	})
+}
