@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"path"
 	"slices"
 	"syscall"
 
@@ -191,6 +192,12 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 			return DeleteFileResult{}, ctx.Err()
 		}
 		return DeleteFileResult{}, t.sb.Explain("delete", rel, err)
+	}
+	// The folder is synced, as after a write, so that a deletion reported
+	// done survives a power loss. Its error is not the model's concern:
+	// the entry is gone either way, and saying otherwise would be false.
+	if !t.noDirSync {
+		_ = syncDir(fsys, path.Dir(rel))
 	}
 	res.summary = say(msgDeleted, what)
 	return res, nil

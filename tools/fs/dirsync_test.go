@@ -11,8 +11,8 @@ import (
 	"github.com/stdiotools/toolserver/security"
 )
 
-// syncLog records, in order, the renames and directories made through a
-// syncRecorder and the syncs of directories opened through it.
+// syncLog records, in order, the renames, removals and directories made
+// through a syncRecorder and the syncs of directories opened through it.
 type syncLog struct {
 	mu  sync.Mutex
 	ops []string
@@ -25,14 +25,14 @@ func (l *syncLog) add(op string) {
 }
 
 // syncedAfterLastChange returns the directories synced after the last
-// rename or mkdir.
+// rename, removal or mkdir.
 func (l *syncLog) syncedAfterLastChange() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var synced []string
 	for _, op := range l.ops {
 		switch kind, arg, _ := strings.Cut(op, " "); kind {
-		case "rename", "mkdir":
+		case "rename", "mkdir", "remove":
 			synced = nil
 		case "sync":
 			synced = append(synced, arg)
@@ -52,6 +52,16 @@ type syncRecorder struct {
 func (r syncRecorder) Rename(oldname, newname string) error {
 	r.log.add("rename " + newname)
 	return r.Fs.Rename(oldname, newname)
+}
+
+func (r syncRecorder) Remove(name string) error {
+	r.log.add("remove " + name)
+	return r.Fs.Remove(name)
+}
+
+func (r syncRecorder) RemoveAll(name string) error {
+	r.log.add("remove " + name)
+	return r.Fs.RemoveAll(name)
 }
 
 func (r syncRecorder) Mkdir(name string, perm os.FileMode) error {
@@ -85,7 +95,7 @@ func (f syncRecorderFile) Sync() error {
 	return f.File.Sync()
 }
 
-func TestWhatIsRenamedOrMadeIntoPlaceHasItsDirectorySynced(t *testing.T) {
+func TestWhatIsRenamedMadeOrDeletedHasItsDirectorySynced(t *testing.T) {
 	tests := []struct {
 		name, tool, args string
 		want             []string // directories synced after the last change
@@ -100,6 +110,10 @@ func TestWhatIsRenamedOrMadeIntoPlaceHasItsDirectorySynced(t *testing.T) {
 		{name: "move_file between directories syncs both", tool: "move_file", args: `{"source":"d/a.txt","destination":"e/a.txt"}`, want: []string{"d", "e"}},
 		{name: "create_directory syncs the parent of each directory made",
 			tool: "create_directory", args: `{"path":"e/x/y"}`, want: []string{"e", "e/x"}},
+		{name: "delete_file of a file", tool: "delete_file", args: `{"path":"d/a.txt"}`, want: []string{"d"}},
+		{name: "delete_file of a tree syncs the folder that held it",
+			tool: "delete_file", args: `{"path":"d","recursive":true}`, want: []string{"."}},
+		{name: "delete_file of an empty directory", tool: "delete_file", args: `{"path":"e"}`, want: []string{"."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
