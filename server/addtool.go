@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/stdiotools/toolserver/i18n"
@@ -31,7 +32,9 @@ const MetaProblems = "io.github.stdiotools/problems"
 // result is the struct Out. The JSON Schemas of both come from their
 // struct tags (see package [schemagen]); they are built and compiled here,
 // once, and a bad definition is reported now rather than at the first
-// call.
+// call. A spec with [ToolSpec.Schemas] lists the schemas saved there
+// instead, and builds the validator of In at the tool's first call (see
+// [SavedSchemas]).
 //
 // Every call runs three stages, each failing in its own words: the
 // arguments are parsed and validated (coercing only what is safe), then h
@@ -41,21 +44,25 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	if h == nil {
 		return fmt.Errorf("tool %q has no handler", spec.Name)
 	}
-	in, err := schemagen.New(reflect.TypeFor[In]())
-	if err != nil {
-		return fmt.Errorf("tool %q: arguments %v: %w", spec.Name, reflect.TypeFor[In](), err)
+	t := &tool{spec: spec, reflect: reflectSchemas[In, Out]}
+	var input func() (*schemagen.Schema, error)
+	if saved := spec.Schemas; saved != nil {
+		t.info.InputSchema, t.info.OutputSchema = saved.input(), saved.output()
+		input = sync.OnceValues(func() (*schemagen.Schema, error) { return s.savedInput(spec, reflect.TypeFor[In]()) })
+	} else {
+		in, out, err := reflectSchemas[In, Out](spec)
+		if err != nil {
+			return err
+		}
+		t.info.InputSchema, t.info.OutputSchema = in.JSON(), out.JSON()
+		input = func() (*schemagen.Schema, error) { return in, nil }
 	}
-	out, err := schemagen.NewOutput(reflect.TypeFor[Out]())
-	if err != nil {
-		return fmt.Errorf("tool %q: result %v: %w", spec.Name, reflect.TypeFor[Out](), err)
-	}
-	if err := checkDeclarations(spec, in); err != nil {
-		return err
-	}
-	t := &tool{spec: spec}
-	t.info.InputSchema, t.info.OutputSchema = in.JSON(), out.JSON()
 	name := spec.Name
 	t.handler = func(ctx context.Context, call *Call) (*CallToolResult, error) {
+		in, err := input()
+		if err != nil {
+			return nil, Internal(err)
+		}
 		var v In
 		// A try after the first (the retry policy's) decodes the same
 		// arguments again, silently: they were validated, and their
@@ -90,6 +97,23 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 		return structured(call.Lang(), name, o), nil
 	}
 	return s.tools.add(t)
+}
+
+// reflectSchemas builds the input schema of In and the output schema of
+// Out, and checks spec's declarations against the first.
+func reflectSchemas[In, Out any](spec ToolSpec) (in, out *schemagen.Schema, err error) {
+	in, err = schemagen.New(reflect.TypeFor[In]())
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %q: arguments %v: %w", spec.Name, reflect.TypeFor[In](), err)
+	}
+	out, err = schemagen.NewOutput(reflect.TypeFor[Out]())
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %q: result %v: %w", spec.Name, reflect.TypeFor[Out](), err)
+	}
+	if err := checkDeclarations(spec, in); err != nil {
+		return nil, nil, err
+	}
+	return in, out, nil
 }
 
 // checkDeclarations checks that the arguments a spec names for the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stdiotools/toolserver/schemagen"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -60,6 +61,10 @@ type ToolSpec struct {
 	// (conventionally "dry_run"): such a call is not confirmed and drops
 	// nothing from the cache.
 	DryRun string
+	// Schemas, when not nil, are the tool's schemas as AddTool reflects
+	// them, saved in the program so that a start need not reflect them
+	// again (see [SavedSchemas], which says what changes).
+	Schemas *SavedSchemas
 }
 
 // ToolAnnotations are the hints MCP clients read to decide how carefully to
@@ -102,6 +107,9 @@ type tool struct {
 	info     Tool
 	listing  json.RawMessage // info encoded once for tools/list
 	handler  ToolHandler     // validates the arguments and runs the tool (addtool.go)
+	// reflect builds the schemas of the tool's types and checks the
+	// spec against them, as AddTool does without saved schemas.
+	reflect func(ToolSpec) (in, out *schemagen.Schema, err error)
 }
 
 // registry holds the tools in the order they were added.

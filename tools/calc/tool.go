@@ -28,8 +28,9 @@ func Register(s *server.Server) error {
 // RegisterWith adds the calc tool to s with the given limits.
 func RegisterWith(s *server.Server, lim Limits) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "calc",
-		Title: "Exact calculator",
+		Name:    "calc",
+		Schemas: savedSchemas("calc"),
+		Title:   "Exact calculator",
 		Description: "Evaluates an arithmetic expression exactly, with rational arithmetic instead of floating point: " +
 			"0.1+0.2 is 0.3 and big integers keep every digit. Use it for any arithmetic instead of computing in your head. " +
 			"Results that cannot be written exactly are rounded to precision significant digits and marked exact=false. " +

@@ -69,6 +69,7 @@ func (r AllowedResult) Content() []server.Content {
 func (t *toolset) addListAllowed(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
 		Name:        "list_allowed_directories",
+		Schemas:     savedSchemas("list_allowed_directories"),
 		Title:       "Where the file tools work",
 		Description: t.allowedDescription(),
 		Level:       security.Read,

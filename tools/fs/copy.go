@@ -44,8 +44,9 @@ func (r CopyFileResult) Content() []server.Content {
 
 func (t *toolset) addCopyFile(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "copy_file",
-		Title: "Copy a file or directory",
+		Name:    "copy_file",
+		Schemas: savedSchemas("copy_file"),
+		Title:   "Copy a file or directory",
 		Description: fmt.Sprintf("Copies a file, or a directory with everything in it, to a new path within the root. Each file is written atomically and keeps its permissions. "+
 			"destination is the full path of the copy; its directory must exist. An existing destination is an error unless overwrite is true, which replaces a file (never a directory). "+
 			"One call copies at most %s (a file's full size, though holes in sparse files are kept as holes) and, for a directory, %d entries; symbolic links and special files inside a directory are skipped and listed. "+

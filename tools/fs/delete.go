@@ -59,8 +59,9 @@ func (r DeleteFileResult) Content() []server.Content {
 
 func (t *toolset) addDeleteFile(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "delete_file",
-		Title: "Delete a file or directory",
+		Name:    "delete_file",
+		Schemas: savedSchemas("delete_file"),
+		Title:   "Delete a file or directory",
 		Description: "Deletes a file, a symbolic link (not what it points to), an empty directory, or, with recursive true, a directory and everything in it. This cannot be undone. " +
 			"The root itself is never deleted. Run it with dry_run true first to see how many files and bytes would go and which paths.",
 		Level:       security.Admin,

@@ -96,8 +96,9 @@ func lineSpan(first, n int) message {
 
 func (t *toolset) addEditFile(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "edit_file",
-		Title: "Edit a file",
+		Name:    "edit_file",
+		Schemas: savedSchemas("edit_file"),
+		Title:   "Edit a file",
 		Description: "Changes parts of a text file: each edit replaces old_text, which must occur exactly once, with new_text; edits apply in order and all succeed or none is written. " +
 			"Returns a unified diff of the change, cut with a note past " + byteSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". The write is atomic and keeps the file's permissions; CRLF files stay CRLF, and old_text written with plain line breaks matches them. " +
 			"If old_text occurs nowhere exactly but matches exactly one place when the whitespace at the start and end of each line is ignored, that place is used, new_text is re-indented to match, and the result says so. " +

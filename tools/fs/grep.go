@@ -98,8 +98,9 @@ func (r GrepResult) Content() []server.Content {
 
 func (t *toolset) addGrep(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "grep",
-		Title: "Search inside files",
+		Name:    "grep",
+		Schemas: savedSchemas("grep"),
+		Title:   "Search inside files",
 		Description: "Finds the lines that contain query in one file or in every file below a directory, and returns them as path:line:text, long lines shortened around the match. " +
 			"query is plain text unless regex is set (RE2 syntax); ignore_case ignores letter case; glob limits the files searched, such as *.go. " +
 			"Binary files and files larger than " + byteSize(t.lim.MaxReadBytes) + " are skipped and counted; symbolic links are not followed. " +

@@ -44,8 +44,9 @@ type FileInfo struct {
 
 func (t *toolset) addFileInfo(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "get_file_info",
-		Title: "Describe a file",
+		Name:    "get_file_info",
+		Schemas: savedSchemas("get_file_info"),
+		Title:   "Describe a file",
 		Description: "Describes one file, directory or symbolic link without reading it whole: type, size, permissions (such as 0644), modification time (and access and creation times where recorded), " +
 			"for a symbolic link where it points if that is inside the root, for a directory how many entries it holds, for a file its media type and, for text up to " + byteSize(t.lim.MaxReadBytes) + ", its lines and characters. " +
 			"Use it to check a file before reading it, or to learn what a binary file is.",

@@ -129,8 +129,9 @@ func (r ListDirectoryResult) textSize() int {
 
 func (t *toolset) addListDirectory(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "list_directory",
-		Title: "List a directory",
+		Name:    "list_directory",
+		Schemas: savedSchemas("list_directory"),
+		Title:   "List a directory",
 		Description: "Lists the entries of one directory, one a line: directories end in \"/\", symbolic links in \"@\" (not followed), special files in \"|\", then the counts. " +
 			"sizes adds file sizes and the total; sort orders by name, size (largest first) or modified (newest first). " +
 			"Shows at most " + strconv.Itoa(t.lim.MaxListEntries) + " entries, with a note on the rest. " +

@@ -58,8 +58,9 @@ func quoteList(paths []string) arg {
 
 func (t *toolset) addCreateDirectory(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "create_directory",
-		Title: "Create a directory",
+		Name:    "create_directory",
+		Schemas: savedSchemas("create_directory"),
+		Title:   "Create a directory",
 		Description: "Creates a directory and any missing parents (like mkdir -p). A directory that already exists is a success with created=false, so it is safe to call again; a file in the way is an error. " +
 			"Use it before write_file or copy_file into a new folder. dry_run reports what would be created.",
 		Level:      security.Write,

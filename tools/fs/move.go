@@ -41,8 +41,9 @@ func (r MoveFileResult) Content() []server.Content {
 
 func (t *toolset) addMoveFile(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "move_file",
-		Title: "Move or rename",
+		Name:    "move_file",
+		Schemas: savedSchemas("move_file"),
+		Title:   "Move or rename",
 		Description: fmt.Sprintf("Moves or renames a file, a symbolic link or a directory (with everything in it) within the root, in one step. "+
 			"destination is the full new path, not a folder to move into; its directory must exist. "+
 			"An existing destination is an error unless overwrite is true, and even then only a file is replaced, never a directory. "+

@@ -108,8 +108,9 @@ func (r lineRange) whole() bool { return r.from == 1 && r.to == 0 && r.tail == 0
 
 func (t *toolset) addReadFile(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "read_file",
-		Title: "Read a file",
+		Name:    "read_file",
+		Schemas: savedSchemas("read_file"),
+		Title:   "Read a file",
 		Description: "Reads one file and returns its text exactly as stored, line endings included; or, for a PNG, JPEG, GIF or WebP image or a WAV, MP3, Ogg or FLAC sound, the image or audio itself. " +
 			"Returns at most " + byteSize(t.lim.MaxReadBytes) + " at a time: for longer files use offset and limit to page through the lines, head for the first lines or tail for the last ones (tail does not read the whole file). " +
 			"Other binary files are refused (get_file_info describes them). Bytes that are not valid UTF-8 are replaced with U+FFFD and flagged. " +

@@ -88,8 +88,9 @@ func (r ReadMultipleResult) Content() []server.Content {
 
 func (t *toolset) addReadMultiple(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "read_multiple_files",
-		Title: "Read several files",
+		Name:    "read_multiple_files",
+		Schemas: savedSchemas("read_multiple_files"),
+		Title:   "Read several files",
 		Description: "Reads up to 50 files at once, in parallel, and returns each one's text (or image or audio) in the order given, under a \"==> path <==\" line. " +
 			"A file that cannot be read gets its error in its place, and the others are still returned. " +
 			"All files together return at most " + byteSize(t.lim.MaxReadBytes) + "; past that, files are cut or skipped with a note, and read_file with offset and limit reads the rest. " +

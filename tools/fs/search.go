@@ -68,8 +68,9 @@ func (r SearchFilesResult) Content() []server.Content {
 
 func (t *toolset) addSearchFiles(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "search_files",
-		Title: "Find files by name",
+		Name:    "search_files",
+		Schemas: savedSchemas("search_files"),
+		Title:   "Find files by name",
 		Description: "Finds files and directories below path whose path matches a glob pattern: *.go finds Go files at any depth, src/**/*_test.go only under src, *.{png,jpg} either kind. " +
 			"Returns root-relative paths in sorted order, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. Symbolic links are not followed. " +
 			"It matches names only; to search inside files use grep. " + ignoreSentence,

@@ -62,8 +62,9 @@ type treeNode struct {
 
 func (t *toolset) addDirectoryTree(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "directory_tree",
-		Title: "Show a directory tree",
+		Name:    "directory_tree",
+		Schemas: savedSchemas("directory_tree"),
+		Title:   "Show a directory tree",
 		Description: fmt.Sprintf("Shows the directories and files below path as a compact indented tree, two spaces a level: directories end in \"/\", symbolic links in \"@\" with their target (shown, never followed). "+
 			"depth sets how many levels (default 3, at most %d); exclude leaves out entries by glob, such as testdata or *.log. "+
 			"Shows at most %d entries, level by level, so that a cut tree still shows the top levels. "+

@@ -46,8 +46,9 @@ func (r WriteFileResult) Content() []server.Content {
 
 func (t *toolset) addWriteFile(s *server.Server) error {
 	return server.AddTool(s, server.ToolSpec{
-		Name:  "write_file",
-		Title: "Write a file",
+		Name:    "write_file",
+		Schemas: savedSchemas("write_file"),
+		Title:   "Write a file",
 		Description: "Creates a file, or replaces an existing one completely, with the given text. The write is atomic: readers see the old file or the new one, never a mix, and an existing file keeps its permissions. " +
 			"The directory must exist (create_directory makes it). Directories, symbolic links and special files are never written over. " +
 			"To change part of an existing file use edit_file instead, which shows a diff and cannot lose the rest of the file. " +

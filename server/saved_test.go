@@ -1,0 +1,130 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+	"github.com/stdiotools/toolserver/security"
+)
+
+// pointSchemas returns the schemas of a tool of pointArgs and anyOut as
+// AddTool reflects them.
+func pointSchemas(t *testing.T) SavedSchemas {
+	t.Helper()
+	in, out, err := reflectSchemas[pointArgs, anyOut](ToolSpec{Name: "point"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return SavedSchemas{Input: string(in.JSON()), Output: string(out.JSON())}
+}
+
+func pointTool(ctx context.Context, call *Call, in pointArgs) (anyOut, error) { return anyOut{V: in.X}, nil }
+
+func TestSavedSchemasAreListedAsReflectionWritesThem(t *testing.T) {
+	saved := pointSchemas(t)
+	reflected, withSaved := New(Options{}), New(Options{})
+	if err := AddTool(reflected, ToolSpec{Name: "point", Description: "d"}, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddTool(withSaved, ToolSpec{Name: "point", Description: "d", Schemas: &saved}, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	a, b := reflected.tools.list[0], withSaved.tools.list[0]
+	if !bytes.Equal(a.listing, b.listing) {
+		t.Errorf("listings differ:\n reflected %s\n saved     %s", a.listing, b.listing)
+	}
+	res, _ := withSaved.CallTool(context.Background(), "point", json.RawMessage(`{"x":"7","y":8}`))
+	if res.IsError || callText(t, res) != `{"v":7}` {
+		t.Fatalf("a valid call with saved schemas: %+v", res)
+	}
+	res, _ = withSaved.CallTool(context.Background(), "point", json.RawMessage(`{"x":200}`))
+	if !res.IsError || !strings.Contains(callText(t, res), `"x" must be at most 100, got 200`) {
+		t.Fatalf("an invalid call with saved schemas was not refused as reflection would: %+v", res)
+	}
+}
+
+func TestSavedSchemasAreNotReflectedBeforeTheFirstCall(t *testing.T) {
+	// A definition reflection refuses shows that nothing was reflected at
+	// registration: the fault surfaces at the first call, internally.
+	var logs bytes.Buffer
+	srv := New(Options{Logger: zerolog.New(&logs)})
+	saved := SavedSchemas{Input: `{"type":"object"}`}
+	err := AddTool(srv, ToolSpec{Name: "rec", Description: "d", Schemas: &saved},
+		func(ctx context.Context, call *Call, in recursive) (anyOut, error) { return anyOut{}, nil })
+	if err != nil {
+		t.Fatalf("registration reflected the types: %v", err)
+	}
+	if got := string(srv.tools.list[0].listing); !strings.Contains(got, `"inputSchema":{"type":"object"}`) || strings.Contains(got, "outputSchema") {
+		t.Errorf("the listing does not hold the saved schemas as they are: %s", got)
+	}
+	res, _ := srv.CallTool(context.Background(), "rec", json.RawMessage(`{}`))
+	if !res.IsError || !strings.Contains(callText(t, res), "internal error") {
+		t.Fatalf("the call of a tool whose types cannot be reflected: %+v", res)
+	}
+	if !strings.Contains(logs.String(), "recursive") {
+		t.Errorf("the log does not say why: %s", logs.String())
+	}
+}
+
+func TestSavedSchemasCheckDeclarationsAtTheFirstCall(t *testing.T) {
+	saved := pointSchemas(t)
+	srv := New(Options{Logger: zerolog.Nop()})
+	spec := ToolSpec{Name: "point", Description: "d", Level: security.Write, Targets: []string{"x"}, Schemas: &saved}
+	if err := AddTool(srv, spec, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := srv.CallTool(context.Background(), "point", json.RawMessage(`{"x":1,"y":2}`))
+	if !res.IsError || !strings.Contains(callText(t, res), "internal error") {
+		t.Fatalf("a call of a tool whose Targets names an integer: %+v", res)
+	}
+	if _, err := srv.ReflectSchemas(); err == nil || !strings.Contains(err.Error(), `Targets names "x"`) {
+		t.Errorf("ReflectSchemas did not check the declarations: %v", err)
+	}
+}
+
+func TestStaleSavedInputSchemaIsLoggedAndTheTypeDecides(t *testing.T) {
+	saved := pointSchemas(t)
+	saved.Input = strings.Replace(saved.Input, `"maximum":100`, `"maximum":1000`, 1)
+	var logs bytes.Buffer
+	srv := New(Options{Logger: zerolog.New(&logs)})
+	if err := AddTool(srv, ToolSpec{Name: "point", Description: "d", Schemas: &saved}, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := srv.CallTool(context.Background(), "point", json.RawMessage(`{"x":200,"y":1}`))
+	if !res.IsError {
+		t.Fatalf("the saved schema, not the type, decided: %+v", res)
+	}
+	if !strings.Contains(logs.String(), "saved input schema of this tool differs") {
+		t.Errorf("a stale saved schema was not logged: %s", logs.String())
+	}
+}
+
+func TestReflectSchemasGivesEveryToolInOrder(t *testing.T) {
+	saved := pointSchemas(t)
+	srv := New(Options{ReadOnly: true})
+	if err := AddTool(srv, ToolSpec{Name: "plain", Description: "d", Level: security.Write}, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddTool(srv, ToolSpec{Name: "point", Description: "d", Schemas: &saved}, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	got, err := srv.ReflectSchemas()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Name != "plain" || got[1].Name != "point" {
+		t.Fatalf("tools %+v, want plain (hidden by the level, still there) and point", got)
+	}
+	if got[0].Saved != nil || got[1].Saved != &saved {
+		t.Errorf("saved schemas: %v, %v", got[0].Saved, got[1].Saved)
+	}
+	for _, ts := range got {
+		if ts.Reflected != saved {
+			t.Errorf("%s: reflected %+v, want %+v", ts.Name, ts.Reflected, saved)
+		}
+	}
+}
