@@ -22,7 +22,9 @@ func pointSchemas(t *testing.T) SavedSchemas {
 	return SavedSchemas{Input: string(in.JSON()), Output: string(out.JSON())}
 }
 
-func pointTool(ctx context.Context, call *Call, in pointArgs) (anyOut, error) { return anyOut{V: in.X}, nil }
+func pointTool(ctx context.Context, call *Call, in pointArgs) (anyOut, error) {
+	return anyOut{V: in.X}, nil
+}
 
 func TestSavedSchemasAreListedAsReflectionWritesThem(t *testing.T) {
 	saved := pointSchemas(t)
