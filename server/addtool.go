@@ -44,18 +44,9 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	if h == nil {
 		return fmt.Errorf("tool %q has no handler", spec.Name)
 	}
-	t := &tool{spec: spec, reflect: reflectSchemas[In, Out]}
-	var input func() (*schemagen.Schema, error)
-	if saved := spec.Schemas; saved != nil {
-		t.info.InputSchema, t.info.OutputSchema = saved.input(), saved.output()
-		input = sync.OnceValues(func() (*schemagen.Schema, error) { return s.savedInput(spec, reflect.TypeFor[In]()) })
-	} else {
-		in, out, err := reflectSchemas[In, Out](spec)
-		if err != nil {
-			return err
-		}
-		t.info.InputSchema, t.info.OutputSchema = in.JSON(), out.JSON()
-		input = func() (*schemagen.Schema, error) { return in, nil }
+	t, input, err := s.newTool(spec, reflect.TypeFor[In](), reflect.TypeFor[Out]())
+	if err != nil {
+		return err
 	}
 	name := spec.Name
 	t.handler = func(ctx context.Context, call *Call) (*CallToolResult, error) {
@@ -99,21 +90,40 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	return s.tools.add(t)
 }
 
-// reflectSchemas builds the input schema of In and the output schema of
-// Out, and checks spec's declarations against the first.
-func reflectSchemas[In, Out any](spec ToolSpec) (in, out *schemagen.Schema, err error) {
-	in, err = schemagen.New(reflect.TypeFor[In]())
-	if err != nil {
-		return nil, nil, fmt.Errorf("tool %q: arguments %v: %w", spec.Name, reflect.TypeFor[In](), err)
+// newTool returns the tool of spec, whose arguments are of type in and
+// result of type out, with its schemas, and the function that gives the
+// validator of its arguments: built now, or at the first call when the
+// spec has saved schemas. It holds what AddTool does not need In and Out
+// for, so that each instantiation of AddTool stays small.
+func (s *Server) newTool(spec ToolSpec, in, out reflect.Type) (*tool, func() (*schemagen.Schema, error), error) {
+	t := &tool{spec: spec, in: in, out: out}
+	if saved := spec.Schemas; saved != nil {
+		t.info.InputSchema, t.info.OutputSchema = saved.input(), saved.output()
+		return t, sync.OnceValues(func() (*schemagen.Schema, error) { return s.savedInput(spec, in) }), nil
 	}
-	out, err = schemagen.NewOutput(reflect.TypeFor[Out]())
+	inSchema, outSchema, err := reflectSchemas(spec, in, out)
 	if err != nil {
-		return nil, nil, fmt.Errorf("tool %q: result %v: %w", spec.Name, reflect.TypeFor[Out](), err)
-	}
-	if err := checkDeclarations(spec, in); err != nil {
 		return nil, nil, err
 	}
-	return in, out, nil
+	t.info.InputSchema, t.info.OutputSchema = inSchema.JSON(), outSchema.JSON()
+	return t, func() (*schemagen.Schema, error) { return inSchema, nil }, nil
+}
+
+// reflectSchemas builds the input schema of in and the output schema of
+// out, and checks spec's declarations against the first.
+func reflectSchemas(spec ToolSpec, in, out reflect.Type) (inSchema, outSchema *schemagen.Schema, err error) {
+	inSchema, err = schemagen.New(in)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %q: arguments %v: %w", spec.Name, in, err)
+	}
+	outSchema, err = schemagen.NewOutput(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %q: result %v: %w", spec.Name, out, err)
+	}
+	if err := checkDeclarations(spec, inSchema); err != nil {
+		return nil, nil, err
+	}
+	return inSchema, outSchema, nil
 }
 
 // checkDeclarations checks that the arguments a spec names for the

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/stdiotools/toolserver/schemagen"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -107,9 +107,9 @@ type tool struct {
 	info     Tool
 	listing  json.RawMessage // info encoded once for tools/list
 	handler  ToolHandler     // validates the arguments and runs the tool (addtool.go)
-	// reflect builds the schemas of the tool's types and checks the
-	// spec against them, as AddTool does without saved schemas.
-	reflect func(ToolSpec) (in, out *schemagen.Schema, err error)
+	// in and out are the types of the tool's arguments and result, which
+	// its schemas are reflected from.
+	in, out reflect.Type
 }
 
 // registry holds the tools in the order they were added.

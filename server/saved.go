@@ -87,10 +87,7 @@ type ToolSchemas struct {
 func (s *Server) ReflectSchemas() ([]ToolSchemas, error) {
 	var out []ToolSchemas
 	for _, t := range s.tools.list {
-		if t.reflect == nil {
-			continue
-		}
-		in, res, err := t.reflect(t.spec)
+		in, res, err := reflectSchemas(t.spec, t.in, t.out)
 		if err != nil {
 			return nil, err
 		}

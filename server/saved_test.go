@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // AddTool reflects them.
 func pointSchemas(t *testing.T) SavedSchemas {
 	t.Helper()
-	in, out, err := reflectSchemas[pointArgs, anyOut](ToolSpec{Name: "point"})
+	in, out, err := reflectSchemas(ToolSpec{Name: "point"}, reflect.TypeFor[pointArgs](), reflect.TypeFor[anyOut]())
 	if err != nil {
 		t.Fatal(err)
 	}
