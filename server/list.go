@@ -57,13 +57,22 @@ func (s *session) listTools(env envelope, modern bool) {
 	if end < len(all) {
 		next = encodeCursor(end)
 	}
-	b := appendToolsPage(nil, all[start:end], next)
+	// The response line is written in one buffer of about its size: the
+	// page is most of it, and tens of kilobytes grown by doubling and
+	// copied again into the line were a tenth of a first answer's time.
+	page := all[start:end]
+	size := 192 + len(env.id) + len(next) + len(s.srv.serverInfo)
+	for _, t := range page {
+		size += len(t.listing) + 1
+	}
+	b := appendResultHead(make([]byte, 0, size), env.id)
+	b = appendToolsPage(b, page, next)
 	if modern {
 		b = append(b[:len(b)-1], fmt.Sprintf(`,"resultType":"complete","ttlMs":%d,"cacheScope":%q,"_meta":{`, toolsTTLMillis, cacheScope)...)
 		b = appendServerInfo(b, s.srv.serverInfo, false)
 		b = append(b, "}}"...)
 	}
-	s.writeResult(env.id, b)
+	_ = s.out.send(append(b, "}\n"...))
 }
 
 // toolsPage is a tools/list result as encoding/json would write it; the

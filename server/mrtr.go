@@ -53,20 +53,28 @@ type NonceStore interface {
 
 // stateKeeper seals and opens request states and spends their nonces.
 type stateKeeper struct {
-	key    []byte
+	key    func() []byte // the key that seals the states
 	now    func() time.Time
 	nonces NonceStore
 }
 
 func newStateKeeper(key []byte, now func() time.Time, nonces NonceStore) *stateKeeper {
+	secret := func() []byte { return key }
 	if len(key) == 0 {
-		key = make([]byte, 32)
-		_, _ = rand.Read(key) // one process: a key of its own
+		// One process: a key of its own, made when a state is first
+		// sealed or opened, which few sessions ever do. Made at start,
+		// it was a tenth of a millisecond before the first answer (the
+		// random generator's first use).
+		secret = sync.OnceValue(func() []byte {
+			key := make([]byte, 32)
+			_, _ = rand.Read(key)
+			return key
+		})
 	}
 	if nonces == nil {
 		nonces = &memoryNonces{now: now, used: make(map[string]int64)}
 	}
-	return &stateKeeper{key: key, now: now, nonces: nonces}
+	return &stateKeeper{key: secret, now: now, nonces: nonces}
 }
 
 // memoryNonces is the NonceStore of one process.
@@ -101,7 +109,7 @@ func (k *stateKeeper) seal(p statePayload) string {
 }
 
 func (k *stateKeeper) mac(head string) []byte {
-	m := hmac.New(sha256.New, k.key)
+	m := hmac.New(sha256.New, k.key())
 	m.Write([]byte(head))
 	return m.Sum(nil)
 }

@@ -174,7 +174,9 @@ func (r *registry) add(t *tool) error {
 	if t.info.InputSchema == nil {
 		t.info.InputSchema = json.RawMessage(`{"type":"object"}`) // MCP requires one; this one takes any arguments
 	}
-	t.listing = appendTool(nil, &t.info)
+	// Sized for the schemas and the description, which are most of it,
+	// so that it is not grown by doubling.
+	t.listing = appendTool(make([]byte, 0, 256+len(t.info.InputSchema)+len(t.info.OutputSchema)+len(t.info.Description)+len(t.info.Title)), &t.info)
 	t.declares = len(t.spec.Targets) > 0 || t.spec.DryRun != ""
 	if r.byName == nil {
 		r.byName = make(map[string]*tool)

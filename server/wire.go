@@ -31,11 +31,17 @@ func appendResult(b []byte, id json.RawMessage, v any) ([]byte, error) {
 // appendRawResult appends a success response line with an already encoded
 // result.
 func appendRawResult(b []byte, id json.RawMessage, result []byte) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
+	b = appendResultHead(b, id)
 	b = append(b, result...)
 	return append(b, "}\n"...)
+}
+
+// appendResultHead appends the start of a success response line, up to
+// its result: what follows is the result, then "}\n".
+func appendResultHead(b []byte, id json.RawMessage) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	return append(b, `,"result":`...)
 }
 
 // appendError appends an error response line. A nil id is left out, as

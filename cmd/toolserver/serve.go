@@ -194,7 +194,10 @@ func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *con
 	if cfg.http.addr != "" {
 		return serveHTTP(ctx, srv, &cfg.http, log, stderr)
 	}
-	log.Info().Str("version", version()).Int64("memory_limit", debug.SetMemoryLimit(-1)).Msg("serving MCP on stdio")
+	// Only a log that shows it reads the version again: parsing the build
+	// information is not free, and build has read it for the server.
+	log.Info().Func(func(e *zerolog.Event) { e.Str("version", version()) }).
+		Int64("memory_limit", debug.SetMemoryLimit(-1)).Msg("serving MCP on stdio")
 	stdin, restore := pollable(stdin)
 	defer restore()
 	if err := srv.Serve(ctx, stdin, stdout); err != nil {
