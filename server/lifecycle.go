@@ -36,13 +36,6 @@ type initializeParams struct {
 	} `json:"clientInfo"`
 }
 
-type initializeResult struct {
-	ProtocolVersion string         `json:"protocolVersion"`
-	Capabilities    map[string]any `json:"capabilities"`
-	ServerInfo      serverInfo     `json:"serverInfo"`
-	Instructions    string         `json:"instructions,omitempty"`
-}
-
 type serverInfo struct {
 	Name    string `json:"name"`
 	Title   string `json:"title,omitempty"`
@@ -56,10 +49,12 @@ func (s *session) initialize(env envelope) {
 		s.writeError(env.id, -32600, "Invalid Request: the session is already initialized; send initialize once per session")
 		return
 	}
-	var p initializeParams
-	if err := json.Unmarshal(env.params, &p); err != nil || env.params == nil {
-		s.invalidParams(env.id, "initialize needs params with protocolVersion, capabilities and clientInfo")
-		return
+	p, ok := decodeInitializeParams(env.params)
+	if !ok {
+		if err := json.Unmarshal(env.params, &p); err != nil || env.params == nil {
+			s.invalidParams(env.id, "initialize needs params with protocolVersion, capabilities and clientInfo")
+			return
+		}
 	}
 	if p.ProtocolVersion == nil || *p.ProtocolVersion == "" {
 		s.invalidParams(env.id, "initialize needs a protocolVersion such as %q", protocolVersions[0])
@@ -83,22 +78,10 @@ func (s *session) initialize(env envelope) {
 		s.roots.once.Do(func() { close(s.roots.ready) })
 	}
 
-	res := initializeResult{
-		ProtocolVersion: version,
-		Capabilities: map[string]any{
-			"tools":   map[string]any{},
-			"logging": map[string]any{},
-		},
-		ServerInfo:   serverInfo{Name: s.srv.opts.Name, Title: s.srv.opts.Title, Version: s.srv.opts.Version},
-		Instructions: s.srv.opts.Instructions,
-	}
-	b, err := appendResult(nil, env.id, res)
-	if err != nil {
-		s.writeError(env.id, -32603, "Internal error: could not encode the initialize result")
-		return
-	}
+	b := appendResultHead(nil, env.id)
+	b = appendInitializeResult(b, version, s.srv.serverInfo, s.srv.opts.Instructions)
 	s.initialized.Store(true)
-	_ = s.out.send(b)
+	_ = s.out.send(append(b, "}\n"...))
 	s.log.Info().Str("client", ci.Name).Str("client_version", ci.Version).
 		Str("requested", *p.ProtocolVersion).Str("protocol", version).Msg("session initialized")
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/stdiotools/toolserver/internal/jsontext"
 	"github.com/stdiotools/toolserver/schemagen"
 	"github.com/stdiotools/toolserver/security"
 	"golang.org/x/sync/semaphore"
@@ -203,7 +202,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
 	s.states = newStateKeeper(opts.StateKey, now, opts.Nonces)
-	s.serverInfo, _ = jsontext.Marshal(serverInfo{Name: opts.Name, Title: opts.Title, Version: opts.Version})
+	s.serverInfo = appendServerInfoObject(nil, serverInfo{Name: opts.Name, Title: opts.Title, Version: opts.Version})
 	s.listeners.log = eventLog{opts.Logger}
 	s.listeners.stages = opts.Tracer != nil || infoEnabled(opts.Logger)
 	if opts.Observer != nil {
