@@ -131,8 +131,8 @@ func (l eventLog) execute(e *callEvent) {
 
 // newTraceID returns a random id for a session's log lines. It only tells
 // sessions apart, and guards nothing, so it comes from the runtime's
-// generator: crypto/rand's first use costs a start a tenth of a
-// millisecond before its first answer.
+// generator: crypto/rand's first use costs a start 1% of its CPU before
+// its first answer.
 func newTraceID() string {
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], rand.Uint64())

@@ -58,8 +58,8 @@ func (s *session) listTools(env envelope, modern bool) {
 		next = encodeCursor(end)
 	}
 	// The response line is written in one buffer of about its size: the
-	// page is most of it, and tens of kilobytes grown by doubling and
-	// copied again into the line were a tenth of a first answer's time.
+	// page is most of it, and its tens of kilobytes, grown by doubling and
+	// then copied into the line, cost a start 2% of its CPU (perf).
 	page := all[start:end]
 	size := 192 + len(env.id) + len(next) + len(s.srv.serverInfo)
 	for _, t := range page {

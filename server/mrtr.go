@@ -63,8 +63,8 @@ func newStateKeeper(key []byte, now func() time.Time, nonces NonceStore) *stateK
 	if len(key) == 0 {
 		// One process: a key of its own, made when a state is first
 		// sealed or opened, which few sessions ever do. Made at start,
-		// it was a tenth of a millisecond before the first answer (the
-		// random generator's first use).
+		// it was 1% of a start's CPU before its first answer (the first
+		// use of crypto/rand sets up its generator).
 		secret = sync.OnceValue(func() []byte {
 			key := make([]byte, 32)
 			_, _ = rand.Read(key)
