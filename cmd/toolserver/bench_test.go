@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"testing"
 
@@ -21,6 +23,32 @@ func BenchmarkBuild(b *testing.B) {
 		_, closeRoot, err := build(cfg, nil, nil, zerolog.Nop())
 		if err != nil {
 			b.Fatal(err)
+		}
+		closeRoot()
+	}
+}
+
+// BenchmarkBuildAndFirstCalls measures a start followed by the first call
+// of every tool, each with no arguments: what BenchmarkBuild leaves out,
+// since each tool's validator is built at its first call (from its
+// arguments' type, by reflection), is here. The calls mostly fail
+// validation, which comes after the validator is built.
+func BenchmarkBuildAndFirstCalls(b *testing.B) {
+	cfg, fs := newConfig("serve", io.Discard)
+	if err := fs.Parse([]string{"--root", b.TempDir(), "--allow-admin"}); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for range b.N {
+		srv, closeRoot, err := build(cfg, nil, nil, zerolog.Nop())
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range srv.Tools() {
+			if _, err := srv.CallTool(ctx, t.Name, json.RawMessage(`{}`)); err != nil {
+				b.Fatal(err)
+			}
 		}
 		closeRoot()
 	}
