@@ -14,7 +14,13 @@
 //	}
 //	return srv.Serve(ctx, os.Stdin, os.Stdout)
 //
-// Package servertest runs a Server in memory for tests of tools.
+// Reflecting the structs is most of what a start costs before its first
+// answer. A program with many tools can save their schemas at build time
+// and give them in [ToolSpec.Schemas] (see [SavedSchemas]); then a start
+// only lists them, and each tool's validator is built at its first call.
+//
+// Package servertest runs a Server in memory for tests of tools, and
+// holds saved schemas to the structs.
 //
 // # Errors
 //

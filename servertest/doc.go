@@ -14,4 +14,8 @@
 // rewrite the expected lines from what the server says now: servertest
 // defines that flag, so a test package that imports it must not define
 // its own.
+//
+// Tools registered with saved schemas ([server.SavedSchemas]) are held to
+// their types by [CheckSavedSchemas], which with -update also writes the
+// Go file that holds them.
 package servertest
