@@ -51,14 +51,17 @@ func (a *agent) isSafe(name string) bool { return a.safe[name] }
 const maxParsedShown = 300
 
 // troubleNotice tells the model which of its calls did not run, and why,
-// and asks for them again.
-func (a *agent) troubleNotice(troubles []trouble) string {
+// and asks for them again: first what happened and what to do, then what
+// arrived of a cut-off call. answered says whether other calls of the
+// reply were answered; without them, the model must not be told they were.
+func (a *agent) troubleNotice(troubles []trouble, answered bool) string {
 	var b strings.Builder
 	for _, tr := range troubles {
 		c := tr.call
 		n := c.Index + 1
 		var syn *toolcall.SyntaxError
 		var inc *toolcall.IncompleteError
+		soFar := ""
 		switch {
 		case c.Name == "":
 			b.WriteString(a.msg(msgNoName, n))
@@ -71,10 +74,21 @@ func (a *agent) troubleNotice(troubles []trouble) string {
 			if errors.As(c.err, &inc) && inc.Path != "" {
 				at = inc.Path
 			}
-			b.WriteString(a.msg(msgCut, n, c.Name, at, clip(c.args.String(), maxParsedShown)))
+			b.WriteString(a.msg(msgCut, n, c.Name, at))
+			soFar = a.msg(msgSoFar, clip(c.args.String(), maxParsedShown))
 		}
+		// Only the call the reply ended in had calls meant to follow it
+		// that never came; those after a call in the middle were answered.
+		if tr.last {
+			b.WriteString(a.msg(msgSendAgainLast))
+		} else {
+			b.WriteString(a.msg(msgSendAgain))
+		}
+		b.WriteString(soFar)
 		b.WriteString("\n")
 	}
-	b.WriteString(a.msg(msgSendAgain))
-	return b.String()
+	if answered {
+		b.WriteString(a.msg(msgOthersRan))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -143,8 +143,35 @@ func TestEveryCutOfAReplyAnswersEachWholeCallOnceAndAsksForTheRest(t *testing.T)
 		if !strings.Contains(notice, fmt.Sprintf("call %d (%s)", cutIn+1, calls[cutIn][0])) {
 			t.Errorf("cut after %d events: the notice does not name call %d: %q", cut, cutIn+1, notice)
 		}
-		if ran := strings.Contains(notice, "ran"); ran != (whole > 0) {
+		if !strings.Contains(notice, "Send it again, whole, with any calls meant to follow it.") {
+			t.Errorf("cut after %d events: the notice does not ask for the call and those after it: %q", cut, notice)
+		}
+		if said := strings.Contains(notice, "answered above"); said != (whole > 0) {
 			t.Errorf("cut after %d events, %d calls run: the notice reads %q", cut, whole, notice)
+		}
+	}
+}
+
+func TestACallWithoutANameAmidWholeOnesIsAskedForAloneInEitherLanguage(t *testing.T) {
+	noName := streamCall(1, "")
+	cut := streamCall(3, "look")
+	cut.add("", "", `{"n":`)
+	cut.close()
+	troubles := []trouble{{call: noName}, {call: cut, last: true}}
+	for _, tt := range []struct {
+		lang i18n.Lang
+		want string
+	}{
+		{i18n.English, "Your call 2 did not run: it has no tool name. Send it again, whole.\n" +
+			"Your call 4 (look) did not run: it was cut off at /n. Send it again, whole, with any calls meant to follow it. Its arguments so far were: {\"n\":\n" +
+			"Your other calls were answered above."},
+		{i18n.Chinese, "你的第 2 个调用未执行：它没有工具名称。请重新发送完整的该调用。\n" +
+			"你的第 4 个调用（look）未执行：它在 /n 处被截断。请重新发送完整的该调用，以及之后原本要发送的调用。已收到的参数为：{\"n\":\n" +
+			"你的其他调用已在上方答复。"},
+	} {
+		a := testAgent(t, &echoTools{}, tt.lang)
+		if got := a.troubleNotice(troubles, true); got != tt.want {
+			t.Errorf("%v: the notice reads\n%s\nwant\n%s", tt.lang, got, tt.want)
 		}
 	}
 }

@@ -91,7 +91,7 @@ func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 				if rep.Content != "" {
 					msgs = append(msgs, message{Role: "assistant", Content: text(rep.Content)})
 				}
-				msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles))})
+				msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles, false))})
 			}
 			continue
 		}
@@ -124,7 +124,7 @@ func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 		msgs = append(msgs, a.answers(t, rep, textMode)...)
 		if len(troubles) > 0 {
 			a.show.note("%s; the calls before it ran, and the model is asked to send it again", troubles[0].why)
-			msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles))})
+			msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles, true))})
 		}
 	}
 	return "", errStepLimit
@@ -159,6 +159,9 @@ func (a *agent) answers(t *turn, rep *reply, textMode bool) []message {
 type trouble struct {
 	call *streamedCall
 	why  string // for the terminal
+	// last is set for the call a cut-off reply ended in: the calls meant
+	// to follow it never came.
+	last bool
 }
 
 // callsIn returns the calls of a reply that can run, in order: its native
@@ -169,13 +172,14 @@ func (a *agent) callsIn(rep *reply) (calls []*streamedCall, troubles []trouble, 
 	if len(rep.Calls) > 0 {
 		ended := rep.FinishReason != "length" && rep.FinishReason != "cut"
 		for i, c := range rep.Calls {
+			last := i == len(rep.Calls)-1
 			if c.ID == "" {
 				c.ID = "call_" + strconv.Itoa(c.Index+1)
 			}
 			noArgs := !c.whole && c.err == nil && strings.TrimSpace(c.args.String()) == ""
 			switch {
 			case c.Name == "":
-				troubles = append(troubles, trouble{c, fmt.Sprintf("call %d has no name", i+1)})
+				troubles = append(troubles, trouble{c, fmt.Sprintf("call %d has no name", i+1), last && !ended})
 			case c.whole || (noArgs && ended):
 				calls = append(calls, c)
 			default:
@@ -183,7 +187,7 @@ func (a *agent) callsIn(rep *reply) (calls []*streamedCall, troubles []trouble, 
 				if c.err != nil {
 					why = c.err.Error()
 				}
-				troubles = append(troubles, trouble{c, fmt.Sprintf("call %d, %s: %s", i+1, c.Name, why)})
+				troubles = append(troubles, trouble{c, fmt.Sprintf("call %d, %s: %s", i+1, c.Name, why), last && !ended})
 			}
 		}
 		return calls, troubles, false, ""

@@ -258,7 +258,7 @@ func TestATruncatedCallIsAskedForAgainOnce(t *testing.T) {
 		}
 		// The model learns what was parsed, and where it stopped.
 		notice := o.requests[1].Messages[len(o.requests[1].Messages)-1]
-		if notice.Role != "user" || !strings.Contains(content(notice), `cut off at /path; its arguments so far were: {"path": "notes/to`) {
+		if notice.Role != "user" || !strings.Contains(content(notice), `cut off at /path. Send it again, whole, with any calls meant to follow it. Its arguments so far were: {"path": "notes/to`) {
 			t.Errorf("the notice reads %q", content(notice))
 		}
 		if !strings.Contains(o.stderr, "cut off") {

@@ -218,8 +218,8 @@ func TestACutInTheThirdOfFourCallsKeepsTheFirstTwo(t *testing.T) {
 			t.Errorf("answers %q", answers)
 		}
 		notice := content(msgs[4])
-		want := `Your call 3 (slow_read) was cut off at /name; its arguments so far were: {"name":"c`
-		if msgs[4].Role != "user" || !strings.HasPrefix(notice, want) || !strings.Contains(notice, "Send that call again, whole") {
+		want := `Your call 3 (slow_read) did not run: it was cut off at /name. Send it again, whole, with any calls meant to follow it. Its arguments so far were: {"name":"c`
+		if msgs[4].Role != "user" || !strings.HasPrefix(notice, want) || !strings.HasSuffix(notice, "\nYour other calls were answered above.") {
 			t.Errorf("the notice reads %q, want it to begin %q", notice, want)
 		}
 	})
