@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
 
 func TestCanonicalFormMergesOnlyWhatEveryServerReadsAlike(t *testing.T) {
 	tests := []struct {
@@ -31,4 +35,29 @@ func TestCanonicalFormMergesOnlyWhatEveryServerReadsAlike(t *testing.T) {
 			t.Errorf("%s: %s and %s read as the same call: %v, want %v (%q, %q)", tt.name, tt.a, tt.b, got, tt.same, canonical(tt.a), canonical(tt.b))
 		}
 	}
+}
+
+// FuzzCanonical holds the canonical form to two properties: it is a fixed
+// point (the form of a form is itself), and two texts that share a form
+// decode to the same value.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{`{"b":2,"a":[1.0,"\u0041"]}`, `{"p":"\ud83d\ude00"}`, `{"p":"\ud800\\u"}`, `"\\\ud800"`, `[1e0, -0]`, "{\"p\":\"\xff\"}"} {
+		f.Add(s, `{"a":[1.0,"A"],"b":2}`)
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ca := canonical(a)
+		if canonical(ca) != ca {
+			t.Fatalf("canonical(%q) = %q, whose form is %q", a, ca, canonical(ca))
+		}
+		if ca != canonical(b) || !json.Valid([]byte(a)) {
+			return
+		}
+		var va, vb any
+		if json.Unmarshal([]byte(a), &va) != nil || json.Unmarshal([]byte(b), &vb) != nil {
+			t.Fatalf("%q and %q share a form, and one is not JSON", a, b)
+		}
+		if !reflect.DeepEqual(va, vb) {
+			t.Fatalf("%q and %q share the form %q but decode to %v and %v", a, b, ca, va, vb)
+		}
+	})
 }

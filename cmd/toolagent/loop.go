@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -210,25 +209,6 @@ func (a *agent) callsIn(rep *reply) (calls []*streamedCall, troubles []trouble, 
 		return calls, nil, true, ""
 	}
 	return nil, nil, false, ""
-}
-
-// canonical writes JSON with sorted keys and no spaces, so that two ways
-// of writing the same arguments compare equal; text that is not JSON is
-// returned as is.
-func canonical(s string) string {
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil {
-		return s
-	}
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if e.Encode(v) != nil {
-		return s
-	}
-	return strings.TrimSpace(b.String())
 }
 
 // trim keeps a tool result within budget characters: the head and the
