@@ -24,9 +24,12 @@ import (
 //
 // By the time the arguments' JSON closes it has reported what
 // [Schema.Check] reports for them, in stream order rather than Check's,
-// with one exception: an object or array checked against an enum or const
-// that holds an object or array of its kind is not checked (the Checker
-// keeps no values). Only the first top-level value is checked.
+// with two exceptions, both because the Checker keeps no values: an object
+// or array checked against an enum or const that holds an object or array
+// of its kind is not checked; and where an object repeats a key, the
+// Checker checks each of its values as it comes, while Check, as
+// encoding/json and most servers do, keeps only the last. Only the first
+// top-level value is checked.
 //
 // A Checker is not safe for concurrent use.
 type Checker struct {

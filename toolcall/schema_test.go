@@ -1,7 +1,6 @@
 package toolcall
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -239,9 +238,46 @@ func hasDuplicateKeys(b []byte) bool {
 }
 
 // hasContainerEnum reports whether a schema has an enum or const holding
-// an object or array, which the Checker leaves alone.
+// an object or array, which the Checker leaves alone (an enum of scalars
+// it checks, and is held to Check on).
 func hasContainerEnum(doc []byte) bool {
-	return bytes.Contains(doc, []byte(`"enum"`)) || bytes.Contains(doc, []byte(`"const"`))
+	var v any
+	if json.Unmarshal(doc, &v) != nil {
+		return true
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, sub := range t {
+				switch k {
+				case "enum":
+					if list, ok := sub.([]any); ok && slices.ContainsFunc(list, isContainer) {
+						return true
+					}
+				case "const":
+					if isContainer(sub) {
+						return true
+					}
+				}
+				if walk(sub) {
+					return true
+				}
+			}
+		case []any:
+			return slices.ContainsFunc(t, walk)
+		}
+		return false
+	}
+	return walk(v)
+}
+
+func isContainer(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
 }
 
 func FuzzCheckerAgreesWithCheckAndAValidator(f *testing.F) {
@@ -297,4 +333,62 @@ func FuzzCheckerAgreesWithCheckAndAValidator(f *testing.F) {
 			t.Fatalf("validator says valid=%v, Check %q", valid, brief(want))
 		}
 	})
+}
+
+func TestTheCheckerAndCheckRaiseNoAlarmAValidatorWouldNot(t *testing.T) {
+	tests := []struct {
+		schema, args string
+		want         []string // what Check, and so the Checker, finds
+	}{
+		// A nullable type takes null and its type, nothing else.
+		{`{"properties":{"p":{"type":["string","null"]}}}`, `{"p":null}`, nil},
+		{`{"properties":{"p":{"type":["string","null"]}}}`, `{"p":"x"}`, nil},
+		{`{"properties":{"p":{"type":["string","null"]}}}`, `{"p":1}`, []string{"wrong type /p type"}},
+		// An integer may be written with a fraction of zero or an exponent.
+		{`{"properties":{"n":{"type":"integer","maximum":10}}}`, `{"n":1.0}`, nil},
+		{`{"properties":{"n":{"type":"integer","maximum":10}}}`, `{"n":10e-1}`, nil},
+		{`{"properties":{"n":{"type":"integer","maximum":10}}}`, `{"n":1.5}`, []string{"wrong type /n type"}},
+		{`{"properties":{"n":{"type":"integer","maximum":10}}}`, `{"n":0.1e2}`, nil},
+		{`{"properties":{"n":{"type":"integer","maximum":10}}}`, `{"n":0.11e2}`, []string{"too large /n maximum"}},
+		// additionalProperties as a schema checks the members not named.
+		{`{"properties":{"a":{"type":"string"}},"additionalProperties":{"type":"integer"}}`, `{"a":"x","b":2}`, nil},
+		{`{"properties":{"a":{"type":"string"}},"additionalProperties":{"type":"integer"}}`, `{"a":"x","b":"y"}`, []string{"wrong type /b type"}},
+		{`{"additionalProperties":{"type":"object","additionalProperties":false}}`, `{"b":{"c":1}}`, []string{"unknown /b/c additionalProperties"}},
+		// Keywords it does not know are the server's: never an alarm.
+		{`{"properties":{"p":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}`, `{"p":3}`, nil},
+		{`{"properties":{"p":{"oneOf":[{"type":"string"},{"type":"null"}]}}}`, `{"p":null}`, nil},
+		{`{"allOf":[{"properties":{"p":{"type":"string"}}}],"properties":{"q":{"type":"integer"}}}`, `{"p":1,"q":2}`, nil},
+		{`{"$defs":{"n":{"type":"integer"}},"properties":{"p":{"$ref":"#/$defs/n"}}}`, `{"p":"x"}`, nil},
+		{`{"type":"object","unevaluatedProperties":false,"properties":{"a":{}}}`, `{"b":1}`, nil},
+		{`{"properties":{"p":{"type":"string","format":"date-time","pattern":"^x"}}}`, `{"p":"y"}`, nil},
+		{`{"properties":{"t":{"type":"array","items":[{"type":"string"}]}}}`, `{"t":[1]}`, nil},
+		{`{"properties":{"n":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}`, `{"n":0}`, nil},
+	}
+	for _, tt := range tests {
+		s := mustCompile(t, tt.schema)
+		if hasContainerEnum([]byte(tt.schema)) || hasDuplicateKeys([]byte(tt.args)) {
+			t.Fatalf("%s against %s: a case the Checker is not held to", tt.args, tt.schema)
+		}
+		want, err := s.Check([]byte(tt.args))
+		if err != nil || !slices.Equal(brief(want), tt.want) {
+			t.Errorf("%s against %s: Check %q, %v; want %q", tt.args, tt.schema, brief(want), err, tt.want)
+			continue
+		}
+		for n := 1; n <= len(tt.args); n++ {
+			if got, _ := checkStream(s, tt.args, n); !slices.Equal(brief(got), tt.want) {
+				t.Errorf("%s against %s in chunks of %d: the Checker %q, want %q", tt.args, tt.schema, n, brief(got), tt.want)
+			}
+		}
+	}
+}
+
+func TestTheCheckerSeesEachValueOfARepeatedKeyAndCheckOnlyTheLast(t *testing.T) {
+	s := mustCompile(t, `{"properties":{"n":{"type":"integer"}}}`)
+	args := `{"n":"x","n":1}`
+	if want, _ := s.Check([]byte(args)); len(want) != 0 {
+		t.Errorf("Check %q, want nothing: the last value counts", brief(want))
+	}
+	if got, _ := checkStream(s, args, 1); !slices.Equal(brief(got), []string{"wrong type /n type"}) {
+		t.Errorf("the Checker %q: it cannot know a later value will replace this one", brief(got))
+	}
 }
