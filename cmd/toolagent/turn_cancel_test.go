@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stdiotools/toolserver/i18n"
+)
+
+// blockTools holds every call until its context ends, and counts the calls
+// in flight.
+type blockTools struct {
+	mu       sync.Mutex
+	inFlight int
+	most     int
+	ran      []string
+	started  chan string // each call's name as it starts
+}
+
+func (b *blockTools) callTool(ctx context.Context, name string, args json.RawMessage) (mcpResult, error) {
+	b.mu.Lock()
+	b.inFlight++
+	b.most = max(b.most, b.inFlight)
+	b.ran = append(b.ran, name+" "+string(args))
+	b.mu.Unlock()
+	b.started <- name
+	<-ctx.Done()
+	b.mu.Lock()
+	b.inFlight--
+	b.mu.Unlock()
+	return mcpResult{}, ctx.Err()
+}
+
+// replyModel streams calls whole through watch, then answers its first
+// request with err, or with the calls.
+type replyModel struct {
+	calls [][2]string
+	err   error
+	// beforeEnd, when set, runs once every call is whole, before the end.
+	beforeEnd func()
+}
+
+func (m *replyModel) complete(_ context.Context, _ []message, _ []chatTool, watch func(*streamedCall)) (*reply, error) {
+	rep := &reply{FinishReason: "tool_calls"}
+	for i, c := range m.calls {
+		sc := streamCall(i, c[0])
+		sc.ID = fmt.Sprintf("id_%d", i+1)
+		watch(sc)
+		sc.add("", "", c[1])
+		sc.close()
+		watch(sc)
+		rep.Calls = append(rep.Calls, sc)
+	}
+	if m.beforeEnd != nil {
+		m.beforeEnd()
+	}
+	if m.err != nil {
+		return nil, m.err
+	}
+	return rep, nil
+}
+
+var fourReadsAndAWrite = [][2]string{{"look", `{"n":1}`}, {"look", `{"n":2}`}, {"look", `{"n":3}`}, {"look", `{"n":4}`}, {"put", `{"n":5}`}}
+
+func TestAStreamThatFailsStopsTheReadsItStartedAndRunsNoWrite(t *testing.T) {
+	b := &blockTools{started: make(chan string, 8)}
+	a := testAgent(t, b, i18n.English)
+	broken := errors.New("the stream broke")
+	a.model = &replyModel{calls: fourReadsAndAWrite, err: broken, beforeEnd: func() {
+		for range a.limits.Parallel {
+			<-b.started // the reads started while the reply streamed
+		}
+	}}
+	_, err := a.run(context.Background(), []message{{Role: "user", Content: text("go")}})
+	if !errors.Is(err, broken) {
+		t.Fatalf("run: %v, want the stream's error", err)
+	}
+	// run returned: every call it started has returned too.
+	if b.inFlight != 0 || len(b.ran) != a.limits.Parallel {
+		t.Errorf("%d calls still in flight, %q ran; want none in flight, and the first %d reads run", b.inFlight, b.ran, a.limits.Parallel)
+	}
+}
+
+func TestACancelledTurnReturnsWithTheWriteNotRun(t *testing.T) {
+	b := &blockTools{started: make(chan string, 8)}
+	a := testAgent(t, b, i18n.English)
+	a.model = &replyModel{calls: fourReadsAndAWrite}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for range a.limits.Parallel {
+			<-b.started
+		}
+		cancel()
+	}()
+	_, err := a.run(ctx, []message{{Role: "user", Content: text("go")}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("run: %v, want the cancellation", err)
+	}
+	for _, r := range b.ran {
+		if r == `put {"n":5}` {
+			t.Errorf("the write ran in a cancelled turn: %q", b.ran)
+		}
+	}
+	if b.inFlight != 0 || b.most > a.limits.Parallel {
+		t.Errorf("%d in flight after run, at most %d at once; want 0, and at most %d", b.inFlight, b.most, a.limits.Parallel)
+	}
+}
+
+// countTools answers every call, counting how many run at once.
+type countTools struct {
+	mu             sync.Mutex
+	inFlight, most int
+	gate           chan struct{}
+}
+
+func (c *countTools) callTool(_ context.Context, _ string, args json.RawMessage) (mcpResult, error) {
+	c.mu.Lock()
+	c.inFlight++
+	c.most = max(c.most, c.inFlight)
+	c.mu.Unlock()
+	<-c.gate // held until the test has let every admitted call try to start
+	c.mu.Lock()
+	c.inFlight--
+	c.mu.Unlock()
+	return mcpResult{Text: string(args)}, nil
+}
+
+func TestNoMoreReadsRunAtOnceThanParallelAllows(t *testing.T) {
+	for _, parallel := range []int{1, 2, 3, 8} {
+		c := &countTools{gate: make(chan struct{})}
+		a := testAgent(t, c, i18n.English)
+		a.limits.Parallel = parallel
+		tr := a.newTurn(context.Background(), nil)
+		for i := range 6 {
+			sc := streamCall(i, "look")
+			sc.ID = fmt.Sprintf("id_%d", i+1)
+			tr.watch(sc)
+			sc.add("", "", fmt.Sprintf(`{"n":%d}`, i))
+			tr.watch(sc)
+		}
+		// Let the calls through one at a time: each time, every call that
+		// could start has had the chance to.
+		done := make(chan struct{})
+		go func() { tr.wait(); close(done) }()
+		for range 6 {
+			c.gate <- struct{}{}
+		}
+		<-done
+		if c.most > parallel || c.most < 1 {
+			t.Errorf("--parallel %d: %d calls ran at once", parallel, c.most)
+		}
+		for i, tc := range tr.calls {
+			if got, want := tr.answer(tc), fmt.Sprintf(`{"n":%d}`, i); got != want {
+				t.Errorf("--parallel %d: answer %d is %q, want %q", parallel, i, got, want)
+			}
+		}
+	}
+}
