@@ -38,6 +38,8 @@ import (
 // goroutine (the loop's, which also reads the stream); each call's
 // goroutine writes only its own result, and a call's done channel is
 // closed once its result is final, so whoever waits on it may read it.
+// Once the turn's context is done (abort, or the run's own context), no
+// call starts: each checks it after its last wait.
 type turn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -196,6 +198,14 @@ func (t *turn) run(tc *turnCall) {
 	case t.slots <- struct{}{}:
 	case <-t.ctx.Done():
 		tc.err = t.ctx.Err()
+		return
+	}
+	// When a slot or a call waited for came free as the turn was stopped,
+	// select may have taken either case: a call of a stopped turn must not
+	// start (the request would reach the server, a write included).
+	if err := t.ctx.Err(); err != nil {
+		<-t.slots
+		tc.err = err
 		return
 	}
 	tc.start = time.Now()
