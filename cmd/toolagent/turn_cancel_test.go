@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -42,13 +43,25 @@ type replyModel struct {
 	err   error
 	// beforeEnd, when set, runs once every call is whole, before the end.
 	beforeEnd func()
+	// ids, when set, are the calls' ids; by default id_1, id_2…
+	ids []string
+	// asked holds the requests after the first, which it answers "done".
+	asked [][]message
 }
 
-func (m *replyModel) complete(_ context.Context, _ []message, _ []chatTool, watch func(*streamedCall)) (*reply, error) {
+func (m *replyModel) complete(_ context.Context, msgs []message, _ []chatTool, watch func(*streamedCall)) (*reply, error) {
+	if m.asked != nil {
+		m.asked = append(m.asked, msgs)
+		return &reply{Content: "done", FinishReason: "stop"}, nil
+	}
+	m.asked = [][]message{}
 	rep := &reply{FinishReason: "tool_calls"}
 	for i, c := range m.calls {
 		sc := streamCall(i, c[0])
 		sc.ID = fmt.Sprintf("id_%d", i+1)
+		if m.ids != nil {
+			sc.ID = m.ids[i]
+		}
 		watch(sc)
 		sc.add("", "", c[1])
 		sc.close()
@@ -158,5 +171,33 @@ func TestNoMoreReadsRunAtOnceThanParallelAllows(t *testing.T) {
 				t.Errorf("--parallel %d: answer %d is %q, want %q", parallel, i, got, want)
 			}
 		}
+	}
+}
+
+func TestEachCallIsAnsweredUnderAnIDOfItsOwnWhenTheModelReusesOne(t *testing.T) {
+	calls := [][2]string{{"look", `{"n":1}`}, {"look", `{"n":2}`}, {"look", `{"n":1}`}, {"put", `{"n":3}`}}
+	m := &replyModel{calls: calls, ids: []string{"x", "x", "", "call_3"}}
+	a := testAgent(t, &echoTools{}, i18n.English)
+	a.model = m
+	if final, err := a.run(context.Background(), []message{{Role: "user", Content: text("go")}}); err != nil || final != "done" {
+		t.Fatalf("run: %q, %v", final, err)
+	}
+	msgs := m.asked[0][1:]
+	seen := map[string]bool{}
+	for k, tc := range msgs[0].ToolCalls {
+		if seen[tc.ID] || tc.ID == "" {
+			t.Errorf("call %d goes back under the id %q, which another call has", k+1, tc.ID)
+		}
+		seen[tc.ID] = true
+		if ans := msgs[1+k]; ans.Role != "tool" || ans.ToolCallID != tc.ID {
+			t.Errorf("message %d answers %q, want %q", 1+k, ans.ToolCallID, tc.ID)
+		}
+	}
+	if len(msgs[0].ToolCalls) != len(calls) || msgs[0].ToolCalls[0].ID != "x" {
+		t.Errorf("the calls go back as %+v; the first keeps its id", msgs[0].ToolCalls)
+	}
+	// The repeat names the call it repeats by the id it goes back under.
+	if got, want := content(msgs[3]), "Same call as x, run once"; !strings.HasPrefix(got, want) {
+		t.Errorf("the repeat reads %q, want it to begin %q", got, want)
 	}
 }
