@@ -51,6 +51,7 @@ type turn struct {
 	wg       sync.WaitGroup
 
 	admitted map[*streamedCall]bool
+	ids      map[string]bool       // the ids answers go back under
 	ready    map[int]*streamedCall // whole calls waiting for an earlier one
 	next     int                   // the index of the next call to admit
 	calls    []*turnCall           // admitted, in the model's order
@@ -85,7 +86,7 @@ func (a *agent) newTurn(ctx context.Context, prev map[string]bool) *turn {
 	ctx, cancel := context.WithCancel(ctx)
 	return &turn{ctx: ctx, cancel: cancel, a: a, prev: prev,
 		slots: make(chan struct{}, max(a.limits.Parallel, 1)), released: make(chan struct{}),
-		admitted: map[*streamedCall]bool{}, ready: map[int]*streamedCall{}, seen: map[string]*turnCall{}}
+		admitted: map[*streamedCall]bool{}, ids: map[string]bool{}, ready: map[int]*streamedCall{}, seen: map[string]*turnCall{}}
 }
 
 // watch follows the reply as it streams: it shows each call, checks its
@@ -135,10 +136,7 @@ func (t *turn) admitRest(calls []*streamedCall) {
 
 // admit decides how c runs and starts it.
 func (t *turn) admit(c *streamedCall) {
-	if c.ID == "" {
-		c.ID = "call_" + strconv.Itoa(c.Index+1)
-	}
-	tc := &turnCall{index: c.Index, id: c.ID, name: c.Name, args: c.WholeArguments(), line: callLine(c), done: make(chan struct{})}
+	tc := &turnCall{index: c.Index, id: t.uniqueID(c), name: c.Name, args: c.WholeArguments(), line: callLine(c), done: make(chan struct{})}
 	tc.key = tc.name + " " + canonical(tc.args)
 	t.calls = append(t.calls, tc)
 	if msg := t.a.checkArguments(tc.name, tc.args); msg != "" {
@@ -172,6 +170,23 @@ func (t *turn) admit(c *streamedCall) {
 	t.a.show.admitted(tc, tc.hold || len(tc.deps) > 0)
 	t.wg.Add(1)
 	go t.run(tc)
+}
+
+// uniqueID returns the id c's answer goes back under: the model's, unless
+// it gave none or one an earlier call of the turn has (some models number
+// every call the same), then one made from c's place, "call_3". The API
+// pairs each answer with its call by this id, so two calls must never
+// share one.
+func (t *turn) uniqueID(c *streamedCall) string {
+	id := c.ID
+	for k := 1; id == "" || t.ids[id]; k++ {
+		id = "call_" + strconv.Itoa(c.Index+1)
+		if k > 1 {
+			id += "_" + strconv.Itoa(k)
+		}
+	}
+	t.ids[id] = true
+	return id
 }
 
 // run waits for what tc must wait for, then makes the call.
