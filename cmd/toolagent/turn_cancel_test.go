@@ -201,3 +201,27 @@ func TestEachCallIsAnsweredUnderAnIDOfItsOwnWhenTheModelReusesOne(t *testing.T) 
 		t.Errorf("the repeat reads %q, want it to begin %q", got, want)
 	}
 }
+
+func TestAReadWaitingForASlotIsShownWaiting(t *testing.T) {
+	c := &countTools{gate: make(chan struct{})}
+	a := testAgent(t, c, i18n.English)
+	var out strings.Builder
+	a.show = &progress{w: &out}
+	a.limits.Parallel = 1
+	tr := a.newTurn(context.Background(), nil)
+	for i := range 2 {
+		sc := streamCall(i, "look")
+		tr.watch(sc)
+		sc.add("", "", fmt.Sprintf(`{"n":%d}`, i))
+		tr.watch(sc)
+	}
+	done := make(chan struct{})
+	go func() { tr.wait(); close(done) }()
+	c.gate <- struct{}{}
+	c.gate <- struct{}{}
+	<-done
+	// Whichever read came second waited for the first one's slot.
+	if got := strings.Count(out.String(), " waits\n"); got != 1 {
+		t.Errorf("%d lines say a call waits, want 1:\n%s", got, out.String())
+	}
+}
