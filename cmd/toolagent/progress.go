@@ -174,10 +174,16 @@ func (p *progress) mismatch(c *streamedCall, m toolcall.Mismatch) {
 // to wait for other calls or for the end of the reply.
 func (p *progress) admitted(tc *turnCall, waits bool) {
 	if waits {
-		p.set(tc.index, "·", tc.line, "waiting", "", "· "+tc.line+" waits")
+		p.waiting(tc)
 		return
 	}
 	p.set(tc.index, "·", tc.line, "", "", "")
+}
+
+// waiting shows a call that waits: for other calls, for the end of the
+// reply, or for one of the --parallel slots.
+func (p *progress) waiting(tc *turnCall) {
+	p.set(tc.index, "·", tc.line, "waiting", "", "· "+tc.line+" waits")
 }
 
 // running shows a call that has started.

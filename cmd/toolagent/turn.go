@@ -211,9 +211,14 @@ func (t *turn) run(tc *turnCall) {
 	}
 	select {
 	case t.slots <- struct{}{}:
-	case <-t.ctx.Done():
-		tc.err = t.ctx.Err()
-		return
+	default:
+		t.a.show.waiting(tc) // every slot is taken: --parallel calls run
+		select {
+		case t.slots <- struct{}{}:
+		case <-t.ctx.Done():
+			tc.err = t.ctx.Err()
+			return
+		}
 	}
 	// When a slot or a call waited for came free as the turn was stopped,
 	// select may have taken either case: a call of a stopped turn must not

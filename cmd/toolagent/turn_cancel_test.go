@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stdiotools/toolserver/i18n"
 )
@@ -202,11 +203,28 @@ func TestEachCallIsAnsweredUnderAnIDOfItsOwnWhenTheModelReusesOne(t *testing.T) 
 	}
 }
 
+// signalWriter keeps what is written and signals each line holding word.
+type signalWriter struct {
+	mu   sync.Mutex
+	b    strings.Builder
+	word string
+	seen chan struct{}
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if strings.Contains(string(p), w.word) {
+		w.seen <- struct{}{}
+	}
+	return w.b.Write(p)
+}
+
 func TestAReadWaitingForASlotIsShownWaiting(t *testing.T) {
 	c := &countTools{gate: make(chan struct{})}
 	a := testAgent(t, c, i18n.English)
-	var out strings.Builder
-	a.show = &progress{w: &out}
+	out := &signalWriter{word: " waits\n", seen: make(chan struct{}, 2)}
+	a.show = &progress{w: out}
 	a.limits.Parallel = 1
 	tr := a.newTurn(context.Background(), nil)
 	for i := range 2 {
@@ -215,13 +233,16 @@ func TestAReadWaitingForASlotIsShownWaiting(t *testing.T) {
 		sc.add("", "", fmt.Sprintf(`{"n":%d}`, i))
 		tr.watch(sc)
 	}
-	done := make(chan struct{})
-	go func() { tr.wait(); close(done) }()
+	// One read holds the only slot until the other is shown waiting.
+	select {
+	case <-out.seen:
+	case <-time.After(10 * time.Second):
+		t.Error("no call was shown waiting for the slot")
+	}
 	c.gate <- struct{}{}
 	c.gate <- struct{}{}
-	<-done
-	// Whichever read came second waited for the first one's slot.
-	if got := strings.Count(out.String(), " waits\n"); got != 1 {
-		t.Errorf("%d lines say a call waits, want 1:\n%s", got, out.String())
+	tr.wait()
+	if got := strings.Count(out.b.String(), " waits\n"); got != 1 {
+		t.Errorf("%d lines say a call waits, want 1:\n%s", got, out.b.String())
 	}
 }
