@@ -16,12 +16,21 @@ import (
 //
 // The turn's critical path is the longest read and then each write,
 // 1.1 s; one call after another it is 3.1 s. It reports the turn's time
-// (s/turn) and its ratio to the critical path (x-critical), for the
-// calls one at a time (--parallel 1), for the default bound (4, under
-// which five reads need two rounds: 1.6 s at best), and for a bound that
-// lets every read run at once (8).
+// (s/turn) and its ratio to that critical path (x-critical) under four
+// bounds:
 //
-//	go test ./cmd/toolagent -run '^$' -bench Turn -benchtime 3x
+//   - --parallel 1, the calls one after another: the baseline;
+//   - --parallel 4, the default: five reads need two rounds of 0.5 s, so
+//     the best this bound allows is 1.6 s, 1.45x the critical path; the
+//     goal of 1.2x is not met at the default, by the bound and not by the
+//     scheduler;
+//   - --parallel 5, the least bound under which the five reads run
+//     together, the one that meets the goal for this turn;
+//   - --parallel 8, a bound with room to spare, which must time as 5.
+//
+// The README's figures come from
+//
+//	go test ./cmd/toolagent -run '^$' -bench Turn -benchtime 3x -count 3
 func BenchmarkTurn(b *testing.B) {
 	self, err := os.Executable()
 	if err != nil {
@@ -34,7 +43,7 @@ func BenchmarkTurn(b *testing.B) {
 	calls = append(calls, slow("write", "w1", 300), slow("write", "w2", 300))
 	steps := `[` + turnOf(calls...) + `, {"content": "done"}]`
 	const critical = 1100 * time.Millisecond
-	for _, parallel := range []int{1, 4, 8} {
+	for _, parallel := range []int{1, 4, 5, 8} {
 		b.Run(fmt.Sprintf("parallel=%d", parallel), func(b *testing.B) {
 			var total time.Duration
 			n := 0
