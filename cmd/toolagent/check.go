@@ -63,6 +63,8 @@ func (a *agent) troubleNotice(troubles []trouble, answered bool) string {
 		var inc *toolcall.IncompleteError
 		soFar := ""
 		switch {
+		case tr.text:
+			soFar = a.textNotice(&b, c)
 		case c.Name == "":
 			b.WriteString(a.msg(msgNoName, n))
 		case errors.As(c.err, &syn):
@@ -91,4 +93,30 @@ func (a *agent) troubleNotice(troubles []trouble, answered bool) string {
 		b.WriteString(a.msg(msgOthersRan))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// textNotice writes what happened to a call written in the text, and
+// returns what arrived of it, to quote after the request to send it again.
+func (a *agent) textNotice(b *strings.Builder, c *streamedCall) string {
+	n := c.Index + 1
+	var syn *toolcall.SyntaxError
+	var inc *toolcall.IncompleteError
+	switch {
+	case errors.As(c.err, &inc):
+		at := a.msg(msgTopLevel)
+		if inc.Path != "" {
+			at = inc.Path
+		}
+		if c.Name != "" {
+			b.WriteString(a.msg(msgCut, n, c.Name, at))
+		} else {
+			b.WriteString(a.msg(msgCutUnnamed, n, at))
+		}
+		return a.msg(msgSoFarText, clip(c.args.String(), maxParsedShown))
+	case errors.As(c.err, &syn):
+		b.WriteString(a.msg(msgTextBadJSON, n, syn.Offset))
+	default:
+		b.WriteString(a.msg(msgTextNotACall, n))
+	}
+	return ""
 }

@@ -74,24 +74,20 @@ func (a *agent) run(ctx context.Context, msgs []message) (string, error) {
 			t.abort()
 			return "", err
 		}
-		calls, troubles, textMode, cut := a.callsIn(rep)
-		if cut != "" || (len(calls) == 0 && len(troubles) > 0) {
+		calls, troubles, textMode := a.callsIn(rep)
+		if len(calls) == 0 && len(troubles) > 0 {
 			t.abort()
 			a.show.turnDone()
-			if cut == "" {
-				cut = troubles[0].why
-			}
+			cut := troubles[0].why
 			if cutBefore {
 				return "", fmt.Errorf("%w: %s", errCutTwice, cut)
 			}
 			cutBefore = true
 			a.show.note("the model's call was cut off (%s); asking again", cut)
-			if len(troubles) > 0 {
-				if rep.Content != "" {
-					msgs = append(msgs, message{Role: "assistant", Content: text(rep.Content)})
-				}
-				msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles, false))})
+			if rep.Content != "" {
+				msgs = append(msgs, message{Role: "assistant", Content: text(rep.Content)})
 			}
+			msgs = append(msgs, message{Role: "user", Content: text(a.troubleNotice(troubles, false))})
 			continue
 		}
 		cutBefore = false
@@ -161,13 +157,17 @@ type trouble struct {
 	// last is set for the call a cut-off reply ended in: the calls meant
 	// to follow it never came.
 	last bool
+	// text is set for a call written in the text (--text-tools): call
+	// holds the whole call as written, and its paths start at the call.
+	text bool
 }
 
 // callsIn returns the calls of a reply that can run, in order: its native
 // tool calls whose JSON is whole or, when it has none, the calls Extract
-// finds in its text (textMode). troubles are the native calls that cannot
-// run. cut says why a text-mode reply must be asked for again.
-func (a *agent) callsIn(rep *reply) (calls []*streamedCall, troubles []trouble, textMode bool, cut string) {
+// finds in its text (textMode). troubles are the calls that cannot run:
+// native ones cut off, not JSON or without a name, or the call a text-mode
+// reply was cut in (the whole ones before it run, as native ones do).
+func (a *agent) callsIn(rep *reply) (calls []*streamedCall, troubles []trouble, textMode bool) {
 	if len(rep.Calls) > 0 {
 		ended := rep.FinishReason != "length" && rep.FinishReason != "cut"
 		for i, c := range rep.Calls {
@@ -178,7 +178,7 @@ func (a *agent) callsIn(rep *reply) (calls []*streamedCall, troubles []trouble, 
 			noArgs := !c.whole && c.err == nil && strings.TrimSpace(c.args.String()) == ""
 			switch {
 			case c.Name == "":
-				troubles = append(troubles, trouble{c, fmt.Sprintf("call %d has no name", i+1), last && !ended})
+				troubles = append(troubles, trouble{call: c, why: fmt.Sprintf("call %d has no name", i+1), last: last && !ended})
 			case c.whole || (noArgs && ended):
 				calls = append(calls, c)
 			default:
@@ -186,29 +186,59 @@ func (a *agent) callsIn(rep *reply) (calls []*streamedCall, troubles []trouble, 
 				if c.err != nil {
 					why = c.err.Error()
 				}
-				troubles = append(troubles, trouble{c, fmt.Sprintf("call %d, %s: %s", i+1, c.Name, why), last && !ended})
+				troubles = append(troubles, trouble{call: c, why: fmt.Sprintf("call %d, %s: %s", i+1, c.Name, why), last: last && !ended})
 			}
 		}
-		return calls, troubles, false, ""
+		return calls, troubles, false
 	}
 	res := toolcall.Extract(rep.Content)
 	switch res.Kind {
 	case toolcall.Incomplete:
-		return nil, nil, false, res.Reason
+		// The whole calls before the cut run, as native ones do; the one
+		// cut off is reported with where it stopped.
+		calls = a.textCalls(res.Calls)
+		return calls, []trouble{textTrouble(res, len(res.Calls))}, true
 	case toolcall.Calls:
-		for i, c := range res.Calls {
-			if !a.known[c.Name] {
-				continue // a JSON example in a final answer, not a call
-			}
-			sc := newStreamedCall()
-			sc.ID, sc.Name, sc.Index = "text_"+strconv.Itoa(i+1), c.Name, i
-			sc.add("", "", string(c.Arguments))
-			sc.close()
-			calls = append(calls, sc)
-		}
-		return calls, nil, true, ""
+		return a.textCalls(res.Calls), nil, true
 	}
-	return nil, nil, false, ""
+	return nil, nil, false
+}
+
+// textCalls are the calls Extract found in a reply's text, those of known
+// tools: JSON naming no tool of the server is an example, not a call.
+func (a *agent) textCalls(found []toolcall.Call) []*streamedCall {
+	var calls []*streamedCall
+	for i, c := range found {
+		if !a.known[c.Name] {
+			continue
+		}
+		sc := newStreamedCall()
+		sc.ID, sc.Name, sc.Index = "text_"+strconv.Itoa(i+1), c.Name, i
+		sc.add("", "", string(c.Arguments))
+		sc.close()
+		calls = append(calls, sc)
+	}
+	return calls
+}
+
+// textTrouble is the call a text-mode reply was cut in, or that is not a
+// whole call, at index: its raw text goes through the parser, which says
+// where it stopped, and gives its tool's name if that arrived.
+func textTrouble(res toolcall.Result, index int) trouble {
+	sc := newStreamedCall()
+	sc.Index = index
+	sc.watch = func(e toolcall.Event) {
+		if e.Kind != toolcall.Value || (e.Path != "/name" && e.Path != "/tool" && e.Path != "/function/name") {
+			return
+		}
+		var name string
+		if json.Unmarshal(e.Value, &name) == nil && sc.Name == "" {
+			sc.Name = name
+		}
+	}
+	sc.add("", "", res.Partial)
+	sc.close()
+	return trouble{call: sc, why: res.Reason, last: true, text: true}
 }
 
 // trim keeps a tool result within budget characters: the head and the

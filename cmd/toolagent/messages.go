@@ -23,8 +23,12 @@ const (
 	msgSendAgain                  // after a call that did not run
 	msgSendAgainLast              // after the call the reply was cut in
 	msgSoFar                      // what arrived of a cut-off call's arguments
-	msgOthersRan                  // after the notices, when other calls of the reply ran
+	msgOthersRan                  // after the notices, when other calls of the reply were answered
 	msgTopLevel                   // the path of the arguments object itself
+	msgCutUnnamed                 // a call in the text cut off before its name: its number, where it stopped
+	msgSoFarText                  // what arrived of a call written in the text
+	msgTextBadJSON                // a call in the text that is not JSON: its number, the byte
+	msgTextNotACall               // JSON in the text that is not a whole call: its number
 )
 
 // catalog holds each text in English and Chinese, as fmt formats.
@@ -42,6 +46,10 @@ var catalog = [...][2]string{
 	msgSoFar:         {" Its arguments so far were: %s", "已收到的参数为：%s"},
 	msgOthersRan:     {"Your other calls were answered above.", "你的其他调用已在上方答复。"},
 	msgTopLevel:      {"the top level", "顶层"},
+	msgCutUnnamed:    {"Your call %d did not run: it was cut off at %s.", "你的第 %d 个调用未执行：它在 %s 处被截断。"},
+	msgSoFarText:     {" What arrived of it: %s", "已收到的内容为：%s"},
+	msgTextBadJSON:   {"Your call %d did not run: it is not valid JSON (at byte %d).", "你的第 %d 个调用未执行：它不是有效的 JSON（第 %d 字节处）。"},
+	msgTextNotACall:  {"Your call %d did not run: it is not a whole tool call.", "你的第 %d 个调用未执行：它不是完整的工具调用。"},
 }
 
 // msg formats a catalog text in the agent's language.
