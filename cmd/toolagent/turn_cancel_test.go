@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -244,5 +245,55 @@ func TestAReadWaitingForASlotIsShownWaiting(t *testing.T) {
 	tr.wait()
 	if got := strings.Count(out.b.String(), " waits\n"); got != 1 {
 		t.Errorf("%d lines say a call waits, want 1:\n%s", got, out.b.String())
+	}
+}
+
+// failTools fails every call of "put" as a tool error, and answers the
+// others with their arguments.
+type failTools struct{ echoTools }
+
+func (f *failTools) callTool(ctx context.Context, name string, args json.RawMessage) (mcpResult, error) {
+	res, err := f.echoTools.callTool(ctx, name, args)
+	if name == "put" {
+		res = mcpResult{Text: "disk full", IsError: true}
+	}
+	return res, err
+}
+
+func TestABarrierThatIsRefusedOrFailsHoldsNoCallBack(t *testing.T) {
+	f := &failTools{}
+	a := testAgent(t, f, i18n.English)
+	tr := a.newTurn(context.Background(), nil)
+	calls := [][2]string{{"look", `{"n":1}`}, {"put", `{"n":"two"}`}, {"look", `{"n":3}`}, {"put", `{"n":4}`}, {"look", `{"n":5}`}}
+	for i, c := range calls {
+		sc := streamCall(i, c[0])
+		sc.ID = fmt.Sprintf("id_%d", i+1)
+		tr.watch(sc)
+		sc.add("", "", c[1])
+		tr.watch(sc)
+	}
+	done := make(chan struct{})
+	go func() { tr.wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the turn never ended")
+	}
+	want := []string{`ran {"n":1}`, `Not run: the arguments do not match the schema of put. /n: a string was given where an integer is required. Fix them and call again.`,
+		`ran {"n":3}`, `Error: disk full`, `ran {"n":5}`}
+	for i, tc := range tr.calls {
+		if got := tr.answer(tc); got != want[i] {
+			t.Errorf("answer %d: %q, want %q", i+1, got, want[i])
+		}
+	}
+	// The refused write is no barrier: the reads around it may run in
+	// either order; the write that ran came after both, the last read
+	// after it.
+	if len(f.ran) != 4 {
+		t.Fatalf("ran %q", f.ran)
+	}
+	slices.Sort(f.ran[:2])
+	if !slices.Equal(f.ran, []string{`look {"n":1}`, `look {"n":3}`, `put {"n":4}`, `look {"n":5}`}) {
+		t.Errorf("ran %q", f.ran)
 	}
 }
