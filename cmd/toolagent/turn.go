@@ -32,9 +32,10 @@ import (
 //     never for a reply that fails before its end.
 //
 // At most cap(slots) calls run at once. A call's failure is its own
-// answer: the others run regardless.
+// answer: the others run regardless. Each answer goes back under an id of
+// its own (see uniqueID).
 //
-// Invariants: admit, finish, release and abort are called from one
+// Invariants: watch, admitRest, wait and abort are called from one
 // goroutine (the loop's, which also reads the stream); each call's
 // goroutine writes only its own result, and a call's done channel is
 // closed once its result is final, so whoever waits on it may read it.
