@@ -90,7 +90,7 @@ func (a *agent) troubleNotice(troubles []trouble, answered bool) string {
 		b.WriteString("\n")
 	}
 	if answered {
-		b.WriteString(a.msg(msgOthersRan))
+		b.WriteString(a.msg(msgOthersAnswered))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
