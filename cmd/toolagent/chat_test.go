@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stdiotools/toolserver/i18n"
 )
 
 // stream renders SSE events, one per data line.
@@ -139,4 +141,31 @@ func TestAServerThatIgnoresTheEndOfItsInputIsKilled(t *testing.T) {
 	if err := c.close(); err == nil || !strings.Contains(err.Error(), "killed it") {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+func TestCallsAreNumberedInTheOrderTheyAppearWhateverIndexTheStreamGives(t *testing.T) {
+	// Some endpoints count a text block as index 0, so the calls are 1 and 2.
+	in := stream(`{"choices":[{"delta":{"content":"Reading."}}]}`,
+		`{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"a","function":{"name":"look","arguments":"{\"n\":1}"}}]}}]}`,
+		`{"choices":[{"delta":{"tool_calls":[{"index":2,"id":"b","function":{"name":"look","arguments":"{\"n\":2}"}}]}}]}`, `[DONE]`)
+	a := testAgent(t, &echoTools{}, i18n.English)
+	tr := a.newTurn(context.Background(), nil)
+	admitted := 0
+	rep, err := readStream(strings.NewReader(in), func(c *streamedCall) {
+		tr.watch(c)
+		admitted = len(tr.calls)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each call started as its JSON closed, not at the end of the reply.
+	if admitted != 2 {
+		t.Errorf("%d calls admitted while the reply streamed, want 2", admitted)
+	}
+	for i, c := range rep.Calls {
+		if c.Index != i {
+			t.Errorf("call %q is numbered %d, want %d", c.ID, c.Index, i)
+		}
+	}
+	tr.wait()
 }
