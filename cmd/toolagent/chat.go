@@ -62,6 +62,8 @@ type reply struct {
 	Content      string
 	Calls        []*streamedCall
 	FinishReason string
+	// byIndex finds a streamed call by the index its deltas give.
+	byIndex map[int]*streamedCall
 }
 
 // chatClient talks to an OpenAI-compatible endpoint.
@@ -229,23 +231,42 @@ const maxCallsPerReply = 64
 // callFor returns the call a delta continues. The delta names it by index;
 // a provider that sends no index, but each call whole with an id of its
 // own, starts a new call with each new id.
+//
+// Calls are numbered in the order they first appear, whatever index the
+// stream gives: some endpoints count a text block as index 0, and a call
+// the turn waits for by number must come (see turn.watch).
 func (r *reply) callFor(index *int, id string) (*streamedCall, error) {
-	i := len(r.Calls) - 1
-	switch {
-	case index != nil:
-		i = *index
-	case i < 0 || (id != "" && r.Calls[i].ID != "" && r.Calls[i].ID != id):
-		i = len(r.Calls)
+	if index == nil {
+		n := len(r.Calls)
+		if n > 0 && (id == "" || r.Calls[n-1].ID == "" || r.Calls[n-1].ID == id) {
+			return r.Calls[n-1], nil
+		}
+		return r.newCall(n)
 	}
-	if i < 0 || i >= maxCallsPerReply {
-		return nil, fmt.Errorf("the model's stream sent a tool call with index %d; at most %d calls are taken from one answer", i, maxCallsPerReply)
+	if c := r.byIndex[*index]; c != nil {
+		return c, nil
 	}
-	for len(r.Calls) <= i {
-		sc := newStreamedCall()
-		sc.Index = len(r.Calls)
-		r.Calls = append(r.Calls, sc)
+	c, err := r.newCall(*index)
+	if err != nil {
+		return nil, err
 	}
-	return r.Calls[i], nil
+	if r.byIndex == nil {
+		r.byIndex = map[int]*streamedCall{}
+	}
+	r.byIndex[*index] = c
+	return c, nil
+}
+
+// newCall starts the next call of the reply, which the stream names by
+// index.
+func (r *reply) newCall(index int) (*streamedCall, error) {
+	if index < 0 || index >= maxCallsPerReply || len(r.Calls) >= maxCallsPerReply {
+		return nil, fmt.Errorf("the model's stream sent a tool call with index %d; at most %d calls are taken from one answer", index, maxCallsPerReply)
+	}
+	sc := newStreamedCall()
+	sc.Index = len(r.Calls)
+	r.Calls = append(r.Calls, sc)
+	return sc, nil
 }
 
 // errNoDone is a stream that ended without its [DONE] event or a finish
@@ -305,7 +326,7 @@ func readStream(r io.Reader, watch func(*streamedCall)) (*reply, error) {
 	calls := rep.Calls[:0]
 	for _, sc := range rep.Calls {
 		if sc.ID == "" && sc.Name == "" && sc.args.Len() == 0 {
-			continue // an index the stream skipped
+			continue // a call whose deltas carried nothing
 		}
 		sc.close()
 		calls = append(calls, sc)
