@@ -7,7 +7,8 @@
 // this module writes ends up in HTML, and each escape costs whoever reads
 // the text six characters for one): [Append] and [Marshal] for Go values,
 // [AppendRaw] for JSON text already encoded, and [AppendString] with html
-// unset for strings. Each writes exactly what a [json.Encoder] writes
+// unset for strings ([AppendStringPart] for a long one written through a
+// buffer of fixed size, [QuotedLen] for its length). Each writes exactly what a [json.Encoder] writes
 // after SetEscapeHTML(false), without the newline, and the tests hold each
 // to that byte for byte. Code that writes JSON without HTML escaping calls
 // these, rather than setting up an Encoder of its own or undoing
@@ -25,64 +26,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
-	"unicode/utf8"
 )
-
-// AppendString appends s to b as a JSON string, exactly as encoding/json
-// writes it: quotes, backslashes and control characters escaped, invalid
-// UTF-8 replaced with U+FFFD, U+2028 and U+2029 escaped, and, when html is
-// set (encoding/json's default), <, > and & escaped too; without it they
-// are left alone, as with an Encoder's SetEscapeHTML(false).
-func AppendString(b []byte, s string, html bool) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
 
 // Marshal returns the JSON encoding of v, as [json.Marshal] does but with
 // <, > and & left alone: what a [json.Encoder] writes after
