@@ -27,7 +27,7 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 	}
 	res, status := s.srv.outcome(c, res, err)
 	cancelled := s.forget(c)
-	var b []byte
+	var l *line
 	if cancelled {
 		status = "cancelled"
 	} else {
@@ -36,16 +36,24 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 		if c.modern {
 			si = s.srv.serverInfo
 		}
-		if b, encErr = appendCallResultEra(nil, c.ID, res, si); encErr != nil {
+		// Everything that can fail is encoded here, before a byte is
+		// sent: a large text, image or sound is only copied or encoded
+		// into the output as the line is written.
+		if l, encErr = encodeCallResult(c.ID, res, si); encErr != nil {
 			s.log.Error().Err(encErr).Str("tool", c.Tool).Msg("cannot encode the tool's result")
-			b, _ = appendCallResult(nil, c.ID, ErrorResult(say(c.Lang(), msgNotEncodedLog, c.Tool)))
+			b, _ := appendCallResult(nil, c.ID, ErrorResult(say(c.Lang(), msgNotEncodedLog, c.Tool)))
+			l = &line{frame: b}
 		}
 	}
-	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) {
+	if !c.close(&callEvent{status: status, result: res, line: l}, err) {
 		return
 	}
-	if !cancelled {
-		_ = c.out.send(b)
+	switch {
+	case cancelled:
+	case len(l.parts) == 0:
+		_ = c.out.send(l.frame)
+	default:
+		_ = c.out.sendLine(l)
 	}
 }
 

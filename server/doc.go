@@ -59,7 +59,10 @@
 //     schemagen) and runs its function.
 //   - answer.go: what came back, a result or an error, becomes the result
 //     the model reads, and wire.go and result.go write the response line,
-//     through the session's peer (transport.go), back to stdio.go.
+//     through the session's peer (transport.go), back to stdio.go. A large
+//     result is written in pieces (line.go): its long texts, images and
+//     sounds go from the result straight into the output, a bounded
+//     buffer at a time, under the transport's output lock.
 //
 // All along, the call reports events (events.go: it started, each stage
 // ended, it was answered), which are the only source of the log lines

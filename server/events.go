@@ -44,7 +44,15 @@ type callEvent struct {
 	status string          // "ok", "error", "timeout", "cancelled" or "invalid_params"
 	result *CallToolResult // what the model reads; nil for invalid_params
 	text   string          // invalid_params: the error message
-	bytes  int             // the response's size; 0 when none was sent
+	line   *line           // the response; nil when none was sent
+}
+
+// bytes returns the size of the response; 0 when none was sent.
+func (e *callEvent) bytes() int {
+	if e.line == nil {
+		return 0
+	}
+	return e.line.len()
 }
 
 // listeners are the listeners of every call's events. They are concrete

@@ -367,6 +367,7 @@ func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, env e
 	ctx := r.Context()
 	p := &httpPeer{
 		w:        w,
+		chunks:   &h.srv.chunks,
 		rc:       http.NewResponseController(w),
 		timeout:  h.opts.WriteTimeout,
 		streamOK: acceptsStream(r.Header.Values("Accept")),
@@ -431,6 +432,7 @@ func cancelEnvelope(id []byte) envelope {
 type httpPeer struct {
 	w        http.ResponseWriter
 	rc       *http.ResponseController
+	chunks   *chunkPool // buffers for the lines written in pieces
 	timeout  time.Duration
 	streamOK bool // the client accepts text/event-stream
 	modern   bool // the request is of MCP 2026-07-28: an error's status follows its code
@@ -492,6 +494,46 @@ func (p *httpPeer) send(msg []byte) error {
 		}
 	}
 	writeJSON(p.w, status, msg)
+	return nil
+}
+
+// sendLine implements peer. The line is always a response, and never an
+// error: the result of a tools/call. It goes out as the SSE event that
+// ends the stream, or as the JSON reply, written through one of the
+// server's buffers.
+func (p *httpPeer) sendLine(l *line) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return errServed
+	}
+	if p.werr != nil {
+		return p.werr
+	}
+	p.done = true
+	defer close(p.answered)
+	buf := p.chunks.get()
+	defer p.chunks.put(buf)
+	_ = p.rc.SetWriteDeadline(time.Now().Add(p.timeout))
+	if p.streamed {
+		if err := l.writeTo(p.w, buf[:], "event: message\ndata: ", "\n\n"); err != nil {
+			p.werr = fmt.Errorf("write to client: %w", err)
+			return p.werr
+		}
+		if err := p.rc.Flush(); err != nil {
+			p.werr = fmt.Errorf("flush to client: %w", err)
+			return p.werr
+		}
+		return nil
+	}
+	h := p.w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(l.len()-1)) // without the newline
+	p.w.WriteHeader(http.StatusOK)
+	if err := l.writeTo(p.w, buf[:], "", ""); err != nil {
+		p.werr = fmt.Errorf("write to client: %w", err)
+		return p.werr
+	}
 	return nil
 }
 

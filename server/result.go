@@ -1,9 +1,6 @@
 package server
 
-import (
-	"encoding/base64"
-	"fmt"
-)
+import "fmt"
 
 // CallToolResult is the result of a tools/call as MCP sends it.
 //
@@ -44,10 +41,18 @@ type Content struct {
 }
 
 // TextContent returns a text block.
+//
+// A text of any size costs the server no copy of its own: when the
+// result is sent, a long text is escaped from the string straight into
+// the transport's output, a bounded buffer at a time, so that the
+// result's memory is the text and little more. A tool that reads a large
+// text into a []byte can make the string without a copy as well, with
+// unsafe.String, when nothing writes to those bytes afterwards.
 func TextContent(text string) Content { return Content{kind: "text", text: text} }
 
 // ImageContent returns an image block; data is the raw image, sent as
-// base64.
+// base64, encoded into the output as it is written (as [TextContent]
+// says). The caller must not change data afterwards.
 func ImageContent(data []byte, mimeType string) Content {
 	return Content{kind: "image", data: data, mimeType: mimeType}
 }
@@ -71,21 +76,31 @@ func (c Content) Data() []byte { return c.data }
 func (c Content) MIMEType() string { return c.mimeType }
 
 // MarshalJSON encodes the block as MCP's ContentBlock.
-func (c Content) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
+func (c Content) MarshalJSON() ([]byte, error) {
+	l := line{}
+	if err := c.addTo(&l, 0); err != nil {
+		return nil, err
+	}
+	return l.frame, nil
+}
 
-func (c Content) appendJSON(b []byte) ([]byte, error) {
+// addTo appends the block to the frame of l, its text or data as a part
+// when it has minPart bytes or more (see line.go) and minPart is not 0.
+func (c Content) addTo(l *line, minPart int) error {
 	switch c.kind {
 	case "text":
-		b = append(b, `{"type":"text","text":`...)
-		b = appendString(b, c.text)
-		return append(b, '}'), nil
+		l.frame = append(l.frame, `{"type":"text","text":`...)
+		l.addText(c.text, minPart)
+		l.frame = append(l.frame, '}')
+		return nil
 	case "image", "audio":
-		b = append(b, `{"type":"`+c.kind+`","data":"`...)
-		b = base64.StdEncoding.AppendEncode(b, c.data)
-		b = append(b, `","mimeType":`...)
-		b = appendString(b, c.mimeType)
-		return append(b, '}'), nil
+		l.frame = append(l.frame, `{"type":"`+c.kind+`","data":"`...)
+		l.addBase64(c.data, minPart)
+		l.frame = append(l.frame, `","mimeType":`...)
+		l.frame = appendString(l.frame, c.mimeType)
+		l.frame = append(l.frame, '}')
+		return nil
 	default:
-		return nil, fmt.Errorf("content block has no type; create it with TextContent, ImageContent or AudioContent")
+		return fmt.Errorf("content block has no type; create it with TextContent, ImageContent or AudioContent")
 	}
 }

@@ -147,6 +147,7 @@ type Server struct {
 	// results of the modern era (era.go).
 	serverInfo []byte
 	listeners  listeners // who hears about every call (events.go)
+	chunks     chunkPool // the buffers large answers are written through (line.go)
 }
 
 // New returns a Server configured by opts.

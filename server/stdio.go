@@ -30,6 +30,7 @@ import (
 // is nil unless writing to w failed.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	st := newStream(r, w, s.opts.MaxMessageBytes, s.log)
+	st.chunks = &s.chunks
 	sess := newSession(ctx, s, st)
 	st.dispatch = sess.dispatch
 	st.conn = jsonrpc2.NewConn(context.WithoutCancel(ctx), st, noRequests{s.log}, jsonrpc2.SetLogger(jsonrpc2Logger{s.log}))
@@ -92,6 +93,7 @@ type stream struct {
 	log    zerolog.Logger
 
 	wmu    sync.Mutex // guards out, werr and closed
+	chunks *chunkPool // buffers for the lines written in pieces
 	werr   error
 	closed bool // Serve has returned: a call left behind writes nothing more
 
@@ -110,7 +112,7 @@ func newStream(r io.Reader, w io.Writer, maxBytes int, log zerolog.Logger) *stre
 		maxBytes = DefaultMaxMessageBytes
 	}
 	closer, _ := r.(io.Closer)
-	return &stream{r: bufio.NewReaderSize(r, 64<<10), out: w, closer: closer, max: maxBytes, log: log, ready: make(chan struct{})}
+	return &stream{r: bufio.NewReaderSize(r, 64<<10), out: w, closer: closer, max: maxBytes, log: log, ready: make(chan struct{}), chunks: new(chunkPool)}
 }
 
 // errServed is what a write gets after Serve has returned.
@@ -247,6 +249,30 @@ func (s *stream) writeLine(b []byte) error {
 
 // send implements peer.
 func (s *stream) send(msg []byte) error { return s.writeLine(msg) }
+
+// sendLine implements peer: it writes the line through one of the
+// server's buffers, holding the output lock until its last piece is out.
+func (s *stream) sendLine(l *line) error {
+	if ev := s.log.Debug(); ev.Enabled() {
+		ev.Str("line", shorten(l.head(), 2000)).Int("bytes", l.len()).Msg("sent in pieces")
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.werr != nil {
+		return s.werr
+	}
+	if s.closed {
+		return errServed
+	}
+	buf := s.chunks.get()
+	defer s.chunks.put(buf)
+	if err := l.writeTo(s.out, buf[:], "", "\n"); err != nil {
+		s.werr = fmt.Errorf("write to client: %w", err)
+		s.log.Error().Err(err).Msg("cannot write to the client; dropping further output")
+		return s.werr
+	}
+	return nil
+}
 
 // ask implements peer: it sends a request to the client through jsonrpc2
 // and waits for its result.

@@ -95,24 +95,58 @@ func appendCallResult(b []byte, id json.RawMessage, res *CallToolResult) ([]byte
 // byte as before.
 func appendCallResultEra(b []byte, id json.RawMessage, res *CallToolResult, serverInfo []byte) ([]byte, error) {
 	if b == nil {
-		// One allocation for the usual case: text escapes little, and
-		// base64 adds a third. A line break takes two bytes: a short
-		// text of short lines, such as a listing, has more of them than a
-		// sixteenth of its length, and the count costs less than growing
-		// the line (a long text of lines that short is rare).
-		size := 128 + len(id)
-		for _, c := range res.Content {
-			escapes := len(c.text) / 16
-			if len(c.text) <= 64<<10 {
-				escapes = max(escapes, strings.Count(c.text, "\n"))
-			}
-			size += len(c.text) + escapes + len(c.data)*4/3 + 64
-		}
-		if raw, ok := res.StructuredContent.(json.RawMessage); ok {
-			size += len(raw)
-		}
-		b = make([]byte, 0, size)
+		b = make([]byte, 0, estimateCallResult(id, res))
 	}
+	l := line{frame: b}
+	if err := l.addCallResult(id, res, serverInfo, 0); err != nil {
+		return nil, err
+	}
+	return l.frame, nil
+}
+
+// encodeCallResult returns the response line of a tools/call: whole, in
+// its frame, when it is small; otherwise in pieces (line.go), its texts,
+// images and sounds of [partMin] bytes or more, and a long
+// structuredContent of its own encoding, left in the result until the
+// line is written.
+func encodeCallResult(id json.RawMessage, res *CallToolResult, serverInfo []byte) (*line, error) {
+	size := estimateCallResult(id, res)
+	minPart := 0
+	if size > splitAbove {
+		size, minPart = 512+len(id)+len(serverInfo), partMin
+	}
+	l := &line{frame: make([]byte, 0, size)}
+	if err := l.addCallResult(id, res, serverInfo, minPart); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// estimateCallResult returns about how long the response line of res is,
+// to size its buffer in one allocation for the usual case: text escapes
+// little, and base64 adds a third. A line break takes two bytes: a short
+// text of short lines, such as a listing, has more of them than a
+// sixteenth of its length, and the count costs less than growing the line
+// (a long text of lines that short is rare).
+func estimateCallResult(id json.RawMessage, res *CallToolResult) int {
+	size := 128 + len(id)
+	for _, c := range res.Content {
+		escapes := len(c.text) / 16
+		if len(c.text) <= 64<<10 {
+			escapes = max(escapes, strings.Count(c.text, "\n"))
+		}
+		size += len(c.text) + escapes + len(c.data)*4/3 + 64
+	}
+	if raw, ok := res.StructuredContent.(json.RawMessage); ok {
+		size += len(raw)
+	}
+	return size
+}
+
+// addCallResult appends the response line of res to the frame, with the
+// values of minPart bytes or more as parts (none when minPart is 0).
+func (l *line) addCallResult(id json.RawMessage, res *CallToolResult, serverInfo []byte, minPart int) error {
+	b := l.frame
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":{`...)
@@ -120,30 +154,31 @@ func appendCallResultEra(b []byte, id json.RawMessage, res *CallToolResult, serv
 		b = append(b, `"resultType":"complete",`...)
 	}
 	b = append(b, `"content":[`...)
+	l.frame = b
 	for i, c := range res.Content {
 		if i > 0 {
-			b = append(b, ',')
+			l.frame = append(l.frame, ',')
 		}
-		var err error
-		if b, err = c.appendJSON(b); err != nil {
-			return nil, err
+		if err := c.addTo(l, minPart); err != nil {
+			return err
 		}
 	}
-	b = append(b, ']')
+	l.frame = append(l.frame, ']')
 	if res.StructuredContent != nil && !res.IsError {
-		b = append(b, `,"structuredContent":`...)
+		l.frame = append(l.frame, `,"structuredContent":`...)
 		var err error
 		if raw, ok := res.StructuredContent.(json.RawMessage); ok && res.encoded {
-			b = append(b, raw...)
+			l.addRaw(raw, minPart)
 		} else if ok {
-			b, err = jsontext.AppendRaw(b, raw)
+			l.frame, err = jsontext.AppendRaw(l.frame, raw)
 		} else {
-			b, err = jsontext.Append(b, res.StructuredContent)
+			l.frame, err = jsontext.Append(l.frame, res.StructuredContent)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
+	b = l.frame
 	if res.IsError {
 		b = append(b, `,"isError":true`...)
 	}
@@ -151,7 +186,7 @@ func appendCallResultEra(b []byte, id json.RawMessage, res *CallToolResult, serv
 		b = append(b, `,"_meta":`...)
 		var err error
 		if b, err = jsontext.Append(b, res.Meta); err != nil {
-			return nil, err
+			return err
 		}
 		if serverInfo != nil {
 			b = appendServerInfo(b[:len(b)-1], serverInfo, true) // into the object just written
@@ -162,7 +197,8 @@ func appendCallResultEra(b []byte, id json.RawMessage, res *CallToolResult, serv
 		b = appendServerInfo(b, serverInfo, false)
 		b = append(b, '}')
 	}
-	return append(b, "}}\n"...), nil
+	l.frame = append(b, "}}\n"...)
+	return nil
 }
 
 // metaServerInfo is the _meta key of the server's identity in every
