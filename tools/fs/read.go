@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"io"
+	iofs "io/fs"
+	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/security"
@@ -128,8 +131,10 @@ func (t *toolset) addReadFile(s *server.Server) error {
 // readFile reads the file rel as read_file does, returning at most budget
 // bytes of text (cut at a line end) or an image or sound of at most budget
 // bytes. Before it reads, it reserves from the server's memory budget
-// twice what it may hold (the text, and the response it becomes), so that
-// many large reads at once wait for each other rather than add up.
+// what it may hold, so that many large reads at once wait for each other
+// rather than add up: the text (or image) and the buffer it is read
+// through. The text is held once: the result shares its bytes, and the
+// server escapes them straight into the output when it answers.
 func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, lr lineRange, budget int64) (ReadFileResult, error) {
 	f, fi, err := t.sb.OpenRead(pathArg(rel), false)
 	if err != nil {
@@ -137,7 +142,7 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 	}
 	defer f.Close()
 	fsize := fi.Size()
-	if err := call.Reserve(ctx, 2*min(max(fsize, 0), budget)); err != nil {
+	if err := call.Reserve(ctx, min(max(fsize, 0), budget)+readChunk); err != nil {
 		return ReadFileResult{}, err
 	}
 	res := ReadFileResult{Path: rel, Size: fsize}
@@ -200,7 +205,14 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		return res, fail(msgOffsetPastEnd, num(lr.from), lit(quote(rel)), counted(tr.total, msgLine, msgLines), num(tr.total))
 	}
 	res.Kind = kindText.String()
-	res.Text, res.ReplacedBytes = validUTF8(tr.text)
+	if !utf8.Valid(tr.text) {
+		// The text with U+FFFD in place of the invalid bytes is a copy,
+		// a little larger.
+		if err := call.Reserve(ctx, int64(len(tr.text))+16); err != nil {
+			return res, err
+		}
+	}
+	res.Text, res.ReplacedBytes = textOf(tr.text)
 	res.InvalidUTF8 = res.ReplacedBytes > 0
 	res.FromLine, res.ToLine, res.Lines, res.Truncated = tr.from, tr.to, tr.lines, tr.truncated
 	if tr.total >= 0 {
@@ -236,12 +248,37 @@ func article(k fileKind) message {
 
 // readUpTo returns head followed by what is left of r, reading at most one
 // byte more than budget in all so that the caller can tell it was more.
+// When r is a file, the bytes go into one slice of its size (and one
+// byte more, to see the end), grown only if the file grows meanwhile:
+// not grown as they come, which held up to twice as much, and not copied
+// once more after head.
 func readUpTo(r io.Reader, head []byte, budget int64) ([]byte, error) {
-	rest, err := io.ReadAll(io.LimitReader(r, budget-int64(len(head))+1))
-	if err != nil {
-		return nil, err
+	limit := budget + 1
+	if int64(len(head)) >= limit {
+		return head, nil
 	}
-	return append(head, rest...), nil
+	size := limit
+	if st, ok := r.(interface{ Stat() (iofs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = min(limit, max(fi.Size(), int64(len(head)))+1)
+		}
+	}
+	b := make([]byte, len(head), size)
+	copy(b, head)
+	for int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, int(min(limit-int64(len(b)), readChunk)))
+		}
+		n, err := r.Read(b[len(b):min(int64(cap(b)), limit)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // textRead is the text taken from a file and what is known about it.
@@ -461,6 +498,17 @@ func runeStart(b []byte, end int) int {
 		return s
 	}
 	return end
+}
+
+// textOf returns the text of b, which the caller hands over for good:
+// when it is valid UTF-8, b itself seen as a string, without a copy (which
+// is sound because nothing writes to b afterwards); otherwise the copy
+// validUTF8 makes, with every invalid byte replaced, and how many were.
+func textOf(b []byte) (string, int) {
+	if utf8.Valid(b) {
+		return unsafe.String(unsafe.SliceData(b), len(b)), 0
+	}
+	return validUTF8(b)
 }
 
 // validUTF8 returns b as a string with every byte that is not part of a
