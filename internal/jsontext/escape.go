@@ -42,7 +42,11 @@ func AppendStringPart(b []byte, s string, html bool) ([]byte, int) {
 func QuotedLen(s string, html bool) int {
 	n := len(s) + 2
 	for i := 0; i < len(s); {
-		for i+8 <= len(s) && special(swar.Load(s, i), html) == 0 {
+		for i+8 <= len(s) {
+			if m := special(swar.Load(s, i), html); m != 0 {
+				i += swar.First(m)
+				break
+			}
 			i += 8
 		}
 		if i == len(s) {
@@ -90,6 +94,7 @@ func appendEscaped(b []byte, s string, html bool, limit int) ([]byte, int) {
 				m |= swar.HasByte(w, '<') | swar.HasByte(w, '>') | swar.HasByte(w, '&')
 			}
 			if m != 0 {
+				i += swar.First(m) // the first flagged byte is exact
 				break
 			}
 			i += 8
@@ -104,7 +109,11 @@ func appendEscaped(b []byte, s string, html bool, limit int) ([]byte, int) {
 				continue
 			}
 			b = append(b, s[start:i]...)
-			b = append(b, asciiEscapes[c]...)
+			if e := shortEscape[c]; e != 0 {
+				b = append(b, '\\', e)
+			} else {
+				b = append(b, asciiEscapes[c]...)
+			}
 			i++
 		} else {
 			r, size := utf8.DecodeRuneInString(s[i:])
@@ -148,6 +157,10 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 	}
 	return t
 }()
+
+// shortEscape holds the letter of the two-byte escape of the ASCII bytes
+// that have one, and 0 for the others.
+var shortEscape = [utf8.RuneSelf]byte{'"': '"', '\\': '\\', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't'}
 
 // htmlChar tells the bytes that HTML escaping escapes too.
 var htmlChar = [utf8.RuneSelf]bool{'<': true, '>': true, '&': true}
