@@ -22,50 +22,63 @@ import (
 // asks that the file's bytes be held once on their way out, so it should
 // stay near the size of the file.
 func BenchmarkServeReadFile(b *testing.B) {
+	texts := []struct{ name, line string }{
+		// The lines of the issue 14 suite: one escape, the line feed, in
+		// 64 bytes.
+		{"lines", "0000001 the quick brown fox jumps over the lazy dog 0123456789.\n"},
+		// Quotes and tabs as in code: an escape every 15 bytes.
+		{"code", "The quick brown fox jumps over the \"lazy\" dog\t0123456789.\n"},
+	}
 	for _, size := range []int{1 << 20, 4 << 20} {
-		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) {
-			dir := b.TempDir()
-			line := "The quick brown fox jumps over the \"lazy\" dog\t0123456789.\n"
-			text := strings.Repeat(line, size/len(line)+1)[:size]
-			if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			root, err := security.OpenRoot(dir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer root.Close()
-			srv := server.New(server.Options{MaxRepeats: -1})
-			if err := Register(srv, security.NewSandbox(root, security.SandboxOptions{HostRoot: dir})); err != nil {
-				b.Fatal(err)
-			}
-			inR, inW := io.Pipe()
-			out := &lineCounter{lines: make(chan int, 1)}
-			served := make(chan error, 1)
-			go func() { served <- srv.Serve(context.Background(), inR, out) }()
-			send := func(line string) int {
-				if _, err := io.WriteString(inW, line+"\n"); err != nil {
-					b.Fatal(err)
-				}
-				return <-out.lines
-			}
-			send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			cpu := startCPU()
-			id := 0
-			for b.Loop() {
-				id++
-				if n := send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"f.txt"}}}`); n < size {
-					b.Fatalf("an answer of %d bytes for a file of %d", n, size)
-				}
-			}
-			cpu.report(b)
-			inW.Close()
-			if err := <-served; err != nil {
-				b.Fatal(err)
-			}
-		})
+		for _, tx := range texts {
+			b.Run(fmt.Sprintf("%dMiB_%s", size>>20, tx.name), func(b *testing.B) {
+				benchServeRead(b, strings.Repeat(tx.line, size/len(tx.line)+1)[:size])
+			})
+		}
+	}
+}
+
+// benchServeRead serves read_file of text, a call at a time.
+func benchServeRead(b *testing.B, text string) {
+	size := len(text)
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	root, err := security.OpenRoot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	srv := server.New(server.Options{MaxRepeats: -1})
+	if err := Register(srv, security.NewSandbox(root, security.SandboxOptions{HostRoot: dir})); err != nil {
+		b.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	out := &lineCounter{lines: make(chan int, 1)}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(context.Background(), inR, out) }()
+	send := func(line string) int {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		return <-out.lines
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	cpu := startCPU()
+	id := 0
+	for b.Loop() {
+		id++
+		if n := send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"f.txt"}}}`); n < size {
+			b.Fatalf("an answer of %d bytes for a file of %d", n, size)
+		}
+	}
+	cpu.report(b)
+	inW.Close()
+	if err := <-served; err != nil {
+		b.Fatal(err)
 	}
 }
 
