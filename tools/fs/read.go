@@ -323,8 +323,10 @@ func scanForward(ctx context.Context, r io.Reader, from, to int, budget int64, s
 			return tr, err
 		}
 		chunk := buf[:n]
+		inChunk := 0 // the line feeds of the whole chunk
 		if n > 0 {
-			newlines += bytes.Count(chunk, []byte{'\n'})
+			inChunk = bytes.Count(chunk, []byte{'\n'})
+			newlines += inChunk
 			last, any = chunk[n-1], true
 		}
 		for len(chunk) > 0 && !done {
@@ -360,7 +362,11 @@ func scanForward(ctx context.Context, r io.Reader, from, to int, budget int64, s
 				break
 			}
 			out = append(out, piece...)
-			line += bytes.Count(piece, []byte{'\n'})
+			if len(piece) == n {
+				line += inChunk // the whole chunk, counted already
+			} else {
+				line += bytes.Count(piece, []byte{'\n'})
+			}
 			chunk = chunk[end:]
 			done = complete
 		}
