@@ -27,7 +27,7 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 	}
 	res, status := s.srv.outcome(c, res, err)
 	cancelled := s.forget(c)
-	var l *line
+	var l line
 	if cancelled {
 		status = "cancelled"
 	} else {
@@ -42,18 +42,24 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 		if l, encErr = encodeCallResult(c.ID, res, si); encErr != nil {
 			s.log.Error().Err(encErr).Str("tool", c.Tool).Msg("cannot encode the tool's result")
 			b, _ := appendCallResult(nil, c.ID, ErrorResult(say(c.Lang(), msgNotEncodedLog, c.Tool)))
-			l = &line{frame: b}
+			l = line{frame: b}
 		}
 	}
-	if !c.close(&callEvent{status: status, result: res, line: l}, err) {
+	e := callEvent{status: status, result: res, bytes: len(l.frame)}
+	var pieces *line // on the heap only for a line in pieces
+	if len(l.parts) > 0 {
+		pieces = &line{frame: l.frame, parts: l.parts}
+		e.bytes, e.pieces = 0, pieces
+	}
+	if !c.close(&e, err) {
 		return
 	}
 	switch {
 	case cancelled:
-	case len(l.parts) == 0:
+	case pieces == nil:
 		_ = c.out.send(l.frame)
 	default:
-		_ = c.out.sendLine(l)
+		_ = c.out.sendLine(pieces)
 	}
 }
 

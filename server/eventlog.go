@@ -45,7 +45,7 @@ func (l *eventLog) callEvent(e *callEvent) {
 			if c.cacheHit.Load() {
 				l.line(l.log.Debug(), c, stageExecute, e).Str("status", "cache_hit").Msg("call")
 			}
-			l.line(l.log.Debug(), c, "respond", e).Bool("is_error", e.result.IsError).Int("bytes", e.bytes()).Msg("call")
+			l.line(l.log.Debug(), c, "respond", e).Bool("is_error", e.result.IsError).Int("bytes", e.size()).Msg("call")
 		}
 	}
 }

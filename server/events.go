@@ -44,15 +44,17 @@ type callEvent struct {
 	status string          // "ok", "error", "timeout", "cancelled" or "invalid_params"
 	result *CallToolResult // what the model reads; nil for invalid_params
 	text   string          // invalid_params: the error message
-	line   *line           // the response; nil when none was sent
+	bytes  int             // the response's size; 0 when none was sent or it went in pieces
+	pieces *line           // the response when it went in pieces (line.go)
 }
 
-// bytes returns the size of the response; 0 when none was sent.
-func (e *callEvent) bytes() int {
-	if e.line == nil {
-		return 0
+// size returns the size of the response; 0 when none was sent. The size
+// of a response in pieces is counted when asked for, as a debug log does.
+func (e *callEvent) size() int {
+	if e.pieces != nil {
+		return e.pieces.len()
 	}
-	return e.line.len()
+	return e.bytes
 }
 
 // listeners are the listeners of every call's events. They are concrete

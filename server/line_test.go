@@ -77,7 +77,7 @@ func TestLineInPiecesIsTheLineEncodedWhole(t *testing.T) {
 					t.Errorf("%s: len %d, want %d", name, n, len(want))
 				}
 				for _, size := range []int{chunkSize, 4099, 64, 7} {
-					got, writes := writeLine(t, l, size)
+					got, writes := writeLine(t, &l, size)
 					if !bytes.Equal(got, want) {
 						t.Fatalf("%s through %d bytes: the line differs from the one encoded whole at byte %d", name, size, firstDiff(got, want))
 					}
