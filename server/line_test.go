@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/stdiotools/toolserver/i18n"
 	"io"
 	"net/http/httptest"
 	"strconv"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stdiotools/toolserver/i18n"
 )
 
 // largeTexts are texts of every class the escaper treats apart (quotes,
