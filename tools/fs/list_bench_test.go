@@ -1,18 +1,11 @@
 package fs
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/stdiotools/toolserver/security"
-	"github.com/stdiotools/toolserver/server"
 )
 
 // makeManyFiles creates n small files, file0000.txt and on, in dir.
@@ -65,56 +58,5 @@ func BenchmarkListFloor(b *testing.B) {
 func BenchmarkServeListDirectory(b *testing.B) {
 	dir := b.TempDir()
 	makeManyFiles(b, dir, 1000)
-	root, err := security.OpenRoot(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer root.Close()
-	srv := server.New(server.Options{MaxRepeats: -1})
-	if err := Register(srv, security.NewSandbox(root, security.SandboxOptions{HostRoot: dir})); err != nil {
-		b.Fatal(err)
-	}
-	inR, inW := io.Pipe()
-	out := &lineSignal{lines: make(chan int, 1)}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(context.Background(), inR, out) }()
-	send := func(line string) int {
-		if _, err := io.WriteString(inW, line+"\n"); err != nil {
-			b.Fatal(err)
-		}
-		return <-out.lines
-	}
-	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
-	b.ReportAllocs()
-	cpu := startCPU()
-	id := 0
-	for b.Loop() {
-		id++
-		if n := send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"list_directory","arguments":{}}}`); n < 10000 {
-			b.Fatalf("not a listing: %s", out.short)
-		}
-	}
-	cpu.report(b)
-	inW.Close()
-	if err := <-served; err != nil {
-		b.Fatal(err)
-	}
-}
-
-// lineSignal is the server's output: it reports the length of each line
-// written, one line a Write, as the server writes them.
-type lineSignal struct {
-	lines chan int
-	short string // the last line too short to be a listing, to show it
-}
-
-func (w *lineSignal) Write(p []byte) (int, error) {
-	if n := bytes.Count(p, []byte{'\n'}); n != 1 {
-		return 0, fmt.Errorf("a write of %d lines", n)
-	}
-	if len(p) < 10000 {
-		w.short = string(p)
-	}
-	w.lines <- len(p)
-	return len(p), nil
+	benchServe(b, dir, "list_directory", `{}`, 10000)
 }

@@ -50,6 +50,15 @@ func benchServeRead(b *testing.B, text string) {
 	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	b.SetBytes(int64(size))
+	benchServe(b, dir, "read_file", `{"path":"f.txt"}`, size)
+}
+
+// benchServe serves tool with args on the files of dir as the binary
+// does, one call at a time: the request line read, the call, and the
+// response line written to a writer that only counts it, everything but
+// the pipes. An answer shorter than least bytes fails the benchmark.
+func benchServe(b *testing.B, dir, tool, args string, least int) {
 	root, err := security.OpenRoot(dir)
 	if err != nil {
 		b.Fatal(err)
@@ -70,14 +79,13 @@ func benchServeRead(b *testing.B, text string) {
 		return <-out.lines
 	}
 	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
-	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	cpu := startCPU()
 	id := 0
 	for b.Loop() {
 		id++
-		if n := send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"f.txt"}}}`); n < size {
-			b.Fatalf("an answer of %d bytes for a file of %d", n, size)
+		if n := send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`); n < least {
+			b.Fatalf("an answer of %d bytes, less than the %d expected", n, least)
 		}
 	}
 	cpu.report(b)
