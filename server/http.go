@@ -516,15 +516,7 @@ func (p *httpPeer) sendLine(l *line) error {
 	defer p.chunks.put(buf)
 	_ = p.rc.SetWriteDeadline(time.Now().Add(p.timeout))
 	if p.streamed {
-		if err := l.writeTo(p.w, buf[:], "event: message\ndata: ", "\n\n"); err != nil {
-			p.werr = fmt.Errorf("write to client: %w", err)
-			return p.werr
-		}
-		if err := p.rc.Flush(); err != nil {
-			p.werr = fmt.Errorf("flush to client: %w", err)
-			return p.werr
-		}
-		return nil
+		return p.flushed(l.writeTo(p.w, buf[:], "event: message\ndata: ", "\n\n"))
 	}
 	h := p.w.Header()
 	h.Set("Content-Type", "application/json")
@@ -545,7 +537,15 @@ func (p *httpPeer) writeEvent(msg []byte) error {
 	b = append(b, "event: message\ndata: "...)
 	b = append(b, msg...)
 	b = append(b, "\n\n"...)
-	if _, err := p.w.Write(b); err != nil {
+	_, err := p.w.Write(b)
+	return p.flushed(err)
+}
+
+// flushed ends the write of an SSE event, whose error is err: the event
+// is flushed to the client, or the first error is kept as the peer's.
+// p.mu is held.
+func (p *httpPeer) flushed(err error) error {
+	if err != nil {
 		p.werr = fmt.Errorf("write to client: %w", err)
 		return p.werr
 	}
