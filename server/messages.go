@@ -1,11 +1,6 @@
 package server
 
-import (
-	"strconv"
-	"strings"
-
-	"github.com/stdiotools/toolserver/i18n"
-)
+import "github.com/stdiotools/toolserver/i18n"
 
 // msgID names one sentence the server itself writes for a model (or, in
 // a log message, for the client): a refusal of a policy, a timeout, an
@@ -129,12 +124,5 @@ func say(lang i18n.Lang, id msgID, args ...string) string {
 		return ""
 	}
 	tpl := i18n.Pick(lang, catalog[id].en, catalog[id].zh)
-	if len(args) == 0 {
-		return tpl
-	}
-	pairs := make([]string, 0, 2*len(args))
-	for i, a := range args {
-		pairs = append(pairs, "{"+strconv.Itoa(i+1)+"}", a)
-	}
-	return strings.NewReplacer(pairs...).Replace(tpl)
+	return i18n.Fill(tpl, len(args), func(i int) string { return args[i] })
 }

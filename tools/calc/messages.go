@@ -2,7 +2,6 @@ package calc
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/stdiotools/toolserver/i18n"
 )
@@ -356,23 +355,5 @@ func say(id msgID, args ...arg) message { return message{id, args} }
 // in returns m written out in lang; English for any language but Chinese.
 func (m message) in(lang i18n.Lang) string {
 	tpl := i18n.Pick(lang, catalog[m.id].en, catalog[m.id].zh)
-	if len(m.args) == 0 {
-		return tpl
-	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(tpl, '{')
-		if i < 0 || i+2 >= len(tpl) {
-			b.WriteString(tpl)
-			return b.String()
-		}
-		b.WriteString(tpl[:i])
-		if n := int(tpl[i+1] - '1'); tpl[i+2] == '}' && 0 <= n && n < len(m.args) {
-			b.WriteString(m.args[n].in(lang))
-			tpl = tpl[i+3:]
-			continue
-		}
-		b.WriteByte('{')
-		tpl = tpl[i+1:]
-	}
+	return i18n.Fill(tpl, len(m.args), func(i int) string { return m.args[i].in(lang) })
 }

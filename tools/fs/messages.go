@@ -2,7 +2,6 @@ package fs
 
 import (
 	"context"
-	"strings"
 
 	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/server"
@@ -32,26 +31,7 @@ func (m message) in(lang i18n.Lang) string {
 		return ""
 	}
 	tpl := i18n.Pick(lang, catalog[m.id].en, catalog[m.id].zh)
-	if len(m.args) == 0 {
-		return tpl
-	}
-	var b strings.Builder
-	b.Grow(len(tpl) + 16*len(m.args))
-	for {
-		i := strings.IndexByte(tpl, '{')
-		if i < 0 || i+2 >= len(tpl) {
-			b.WriteString(tpl)
-			return b.String()
-		}
-		b.WriteString(tpl[:i])
-		if n := int(tpl[i+1]) - '1'; tpl[i+2] == '}' && 0 <= n && n < len(m.args) {
-			b.WriteString(m.args[n].in(lang))
-			tpl = tpl[i+3:]
-			continue
-		}
-		b.WriteByte('{')
-		tpl = tpl[i+1:]
-	}
+	return i18n.Fill(tpl, len(m.args), func(i int) string { return m.args[i].in(lang) })
 }
 
 // msgError is an error whose text is a message of the catalog: English
