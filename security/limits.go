@@ -20,6 +20,10 @@ const (
 	DefaultMaxWriteBytes = 256 << 20
 	// DefaultMaxWalkEntries is the default of Limits.MaxWalkEntries.
 	DefaultMaxWalkEntries = 200_000
+	// DefaultMaxEditBytes is the default of Limits.MaxEditBytes, 16 MiB:
+	// as large as the largest message a server reads by default, so that
+	// a file the model could write whole with one call it can also edit.
+	DefaultMaxEditBytes = 16 << 20
 )
 
 // Limits bound what one call may cost. Zero fields mean the defaults.
@@ -38,6 +42,12 @@ type Limits struct {
 	// MaxWalkEntries bounds the entries one search (grep, search_files)
 	// visits; past it the search stops and says where.
 	MaxWalkEntries int
+	// MaxEditBytes bounds the size of a file edit_file changes. It is
+	// apart from MaxReadBytes because an edit never returns the file, only
+	// a diff cut to the read limit: what bounds it is the memory it holds
+	// (the text, the edited text and the diff), which the edit reserves
+	// from the server's memory budget. Default 16 MiB.
+	MaxEditBytes int64
 }
 
 // WithDefaults returns l with every zero or negative field replaced by its
@@ -66,6 +76,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxWriteBytes <= 0 {
 		l.MaxWriteBytes = DefaultMaxWriteBytes
+	}
+	if l.MaxEditBytes <= 0 {
+		l.MaxEditBytes = DefaultMaxEditBytes
 	}
 	return l
 }

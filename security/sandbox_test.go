@@ -14,14 +14,14 @@ import (
 )
 
 func TestLimitsWithDefaults(t *testing.T) {
-	want := Limits{MaxReadBytes: 4 << 20, MaxListEntries: 1000, MaxDepth: 10, MaxResults: 1000, MaxPathBytes: 4096, MaxNameBytes: 255, MaxWriteBytes: 256 << 20, MaxWalkEntries: 200_000}
+	want := Limits{MaxReadBytes: 4 << 20, MaxListEntries: 1000, MaxDepth: 10, MaxResults: 1000, MaxPathBytes: 4096, MaxNameBytes: 255, MaxWriteBytes: 256 << 20, MaxWalkEntries: 200_000, MaxEditBytes: 16 << 20}
 	if got := (Limits{}).WithDefaults(); got != want {
 		t.Errorf("zero Limits with defaults = %+v, want %+v", got, want)
 	}
 	if got := (Limits{MaxDepth: -1}).WithDefaults(); got != want {
 		t.Errorf("negative Limits with defaults = %+v, want %+v", got, want)
 	}
-	set := Limits{MaxReadBytes: 1, MaxListEntries: 2, MaxDepth: 3, MaxResults: 4, MaxPathBytes: 5, MaxNameBytes: 6, MaxWriteBytes: 7, MaxWalkEntries: 8}
+	set := Limits{MaxReadBytes: 1, MaxListEntries: 2, MaxDepth: 3, MaxResults: 4, MaxPathBytes: 5, MaxNameBytes: 6, MaxWriteBytes: 7, MaxWalkEntries: 8, MaxEditBytes: 9}
 	if got := set.WithDefaults(); got != set {
 		t.Errorf("set Limits with defaults = %+v, want them kept", got)
 	}

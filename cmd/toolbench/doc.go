@@ -152,8 +152,8 @@
 //	edit_file of one line in a file of 1 and 8 MiB (-write-n), changed and
 //	    changed back call by call: toolserver, and the floor writing as
 //	    many bytes; a call toolserver refuses (edit_file works on files up
-//	    to the read limit, 4 MiB) is reported as refused, and its goal as
-//	    missed
+//	    to its edit limit, 16 MiB by default; up to the read limit, 4 MiB,
+//	    before) is reported as refused, and its goal as missed
 //
 // The reads are held to the echo, as the issue asks; a note under the
 // table says where the floor of the read stands against the same echo,

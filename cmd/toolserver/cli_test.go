@@ -78,6 +78,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--root", ".", "--tool-timeout", "0s"}, `--tool-timeout 0s must be positive`},
 		{[]string{"--root", ".", "--max-repeats", "0"}, `--max-repeats 0 must be at least 1, or -1 for no limit`},
 		{[]string{"--root", ".", "--max-write-bytes", "0"}, `--max-write-bytes 0 must be at least 1`},
+		{[]string{"--root", ".", "--max-edit-bytes", "0"}, `--max-edit-bytes 0 must be at least 1`},
 		{[]string{"--root", ".", "--max-calls", "-1"}, `--max-calls and --calls-per-second must not be negative`},
 		{[]string{"--root", ".", "--lang", "fr"}, `--lang: unsupported language "fr"; use "en" or "zh"`},
 		{[]string{"call", "--root", "."}, `name the tool to run`},
@@ -182,6 +183,21 @@ func TestMaxWriteBytesCapsWrites(t *testing.T) {
 	}
 	if code, stdout, _ = runCLI("call", "--root", root, "--max-write-bytes", "5", "write_file", "path=a.txt", "content=12345"); code != exitOK {
 		t.Errorf("a write at the cap: exit %d, stdout %q", code, stdout)
+	}
+}
+
+func TestMaxEditBytesCapsEdits(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("123456"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit := []string{"edit_file", "--json", `{"path":"a.txt","edits":[{"old_text":"1","new_text":"0"}]}`}
+	code, stdout, stderr := runCLI(append([]string{"call", "--root", root, "--max-edit-bytes", "5"}, edit...)...)
+	if code != exitToolError || !strings.Contains(stdout+stderr, `"a.txt" is 6 bytes, more than the 5 bytes edit_file works on`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, stdout, _ = runCLI(append([]string{"call", "--root", root, "--max-edit-bytes", "6"}, edit...)...); code != exitOK {
+		t.Errorf("an edit at the cap: exit %d, stdout %q", code, stdout)
 	}
 }
 

@@ -29,6 +29,7 @@ type config struct {
 	toolTimeout     time.Duration
 	maxRepeats      int
 	maxWriteBytes   int64
+	maxEditBytes    int64
 	metricsAddr     string
 	version         bool
 	jsonArgs        onceFlag   // call only
@@ -67,6 +68,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.DurationVar(&cfg.toolTimeout, "tool-timeout", 30*time.Second, "longest a tool call may run before the model is told it ran out of time")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics over HTTP at this address, such as :9464 (loopback when no host is given; off when empty)")
 	fs.Int64Var(&cfg.maxWriteBytes, "max-write-bytes", security.DefaultMaxWriteBytes, "most bytes one call may write: a file written, edited or copied (its full size, holes included), a directory copied")
+	fs.Int64Var(&cfg.maxEditBytes, "max-edit-bytes", security.DefaultMaxEditBytes, "largest file edit_file changes; each edit reserves three times its size from the memory budget")
 	fs.IntVar(&cfg.maxRepeats, "max-repeats", 4, "identical tool calls allowed back to back before the next is refused as a loop (-1: no limit)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	if cmd == "serve" {

@@ -48,6 +48,9 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	if cfg.maxWriteBytes < 1 {
 		return nil, nil, fmt.Errorf("--max-write-bytes %d must be at least 1", cfg.maxWriteBytes)
 	}
+	if cfg.maxEditBytes < 1 {
+		return nil, nil, fmt.Errorf("--max-edit-bytes %d must be at least 1", cfg.maxEditBytes)
+	}
 	if cfg.maxInFlight < 1 {
 		return nil, nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
 	}
@@ -90,7 +93,7 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	for i, r := range roots {
 		specs[i] = r.Root
 	}
-	sandbox, err := security.NewRoots(specs, security.SandboxOptions{Lang: lang, Limits: security.Limits{MaxWriteBytes: cfg.maxWriteBytes}})
+	sandbox, err := security.NewRoots(specs, security.SandboxOptions{Lang: lang, Limits: security.Limits{MaxWriteBytes: cfg.maxWriteBytes, MaxEditBytes: cfg.maxEditBytes}})
 	if err != nil {
 		return fail(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/security"
@@ -103,7 +104,7 @@ func (t *toolset) addEditFile(s *server.Server) error {
 			"Returns a unified diff of the change, cut with a note past " + byteSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". The write is atomic and keeps the file's permissions; CRLF files stay CRLF, and old_text written with plain line breaks matches them. " +
 			"If old_text occurs nowhere exactly but matches exactly one place when the whitespace at the start and end of each line is ignored, that place is used, new_text is re-indented to match, and the result says so. " +
 			"Occurring more than once is an error that names the lines: add surrounding lines to old_text to make it unique. " +
-			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxReadBytes) + ".",
+			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxEditBytes) + ".",
 		Level:       security.Write,
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",
@@ -126,7 +127,7 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 	if err := t.checkRegular(rel, fi); err != nil {
 		return EditFileResult{}, err
 	}
-	orig, err := t.readText(rel, "edit_file")
+	orig, err := t.readText(ctx, call, rel, "edit_file")
 	if err != nil {
 		return EditFileResult{}, err
 	}
@@ -192,16 +193,22 @@ func (r *EditFileResult) cutDiff(diff string, limit int, lang i18n.Lang) {
 }
 
 // readText returns the whole text of the regular file rel for tool, which
-// changes it: refusing binary files and files larger than the read limit.
-func (t *toolset) readText(rel, tool string) (string, error) {
+// changes it: refusing binary files and files larger than the edit limit
+// (MaxEditBytes). Before it reads, it reserves from the server's memory
+// budget what the edit holds at most: the text, the edited text, and the
+// diff, which for an edit of the whole file holds both again.
+func (t *toolset) readText(ctx context.Context, call *server.Call, rel, tool string) (string, error) {
 	f, fi, err := t.sb.OpenRead(pathArg(rel), false)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	limit := t.lim.MaxReadBytes
+	limit := t.lim.MaxEditBytes
 	if fi.Size() > limit {
 		return "", fail(msgTooLargeToChange, lit(quote(rel)), size(fi.Size()), size(limit), lit(tool))
+	}
+	if err := call.Reserve(ctx, 3*max(fi.Size(), 0)); err != nil {
+		return "", err
 	}
 	data, err := readWhole(f, fi.Size(), limit)
 	if err != nil {
@@ -213,7 +220,9 @@ func (t *toolset) readText(rel, tool string) (string, error) {
 	if kind, _ := sniff(data[:min(len(data), sniffLen)]); kind != kindText {
 		return "", fail(msgNotText, lit(quote(rel)), kindPhrase(kind), lit(tool))
 	}
-	return string(data), nil
+	// data is never written again: the text can have its bytes, rather
+	// than a copy of a file of up to MaxEditBytes.
+	return unsafe.String(unsafe.SliceData(data), len(data)), nil
 }
 
 // readWhole reads r to its end, or to limit bytes and one more, into one

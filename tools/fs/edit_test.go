@@ -146,14 +146,14 @@ func TestEditFileDryRunShowsTheDiffAndChangesNothing(t *testing.T) {
 }
 
 func TestEditFileRefusals(t *testing.T) {
-	bothFS(t, security.Limits{MaxReadBytes: 16}, func(t *testing.T, e *env) {
+	bothFS(t, security.Limits{MaxEditBytes: 16}, func(t *testing.T, e *env) {
 		e.write(t, "bin", "a\x00b")
 		e.write(t, "big.txt", strings.Repeat("x", 17))
 		e.mkdir(t, "dir")
 		for _, c := range []struct{ name, path, err string }{
 			{"a missing file is an error that points to write_file", "nope.txt", `"nope.txt" does not exist; edit_file changes existing files, and write_file creates new ones`},
 			{"a binary file is refused", "bin", `"bin" is not a text file (it is binary); edit_file changes text files only`},
-			{"a file over the read limit is refused", "big.txt", `"big.txt" is 17 bytes, more than the 16 bytes edit_file works on`},
+			{"a file over the edit limit is refused", "big.txt", `"big.txt" is 17 bytes, more than the 16 bytes edit_file works on`},
 			{"a directory is refused", "dir", `"dir" is a directory`},
 		} {
 			t.Run(c.name, func(t *testing.T) {
