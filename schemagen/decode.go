@@ -35,14 +35,49 @@ import (
 // untouched unless stage 5 refused them. Any other error means Decode was
 // misused (dst of the wrong type). The Report is valid in both cases.
 func (s *Schema) Decode(args json.RawMessage, dst any) (Report, error) {
-	rv := reflect.ValueOf(dst)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != s.typ {
-		return Report{}, fmt.Errorf("schemagen: Decode: dst must be a non-nil *%s, got %T", s.typ, dst)
+	rv, err := s.target(dst, "Decode")
+	if err != nil {
+		return Report{}, err
 	}
 	obj, p := parseArgs(args)
 	if p != nil {
 		return Report{}, &Errors{Problems: []Problem{*p}}
 	}
+	return s.decode(obj, rv, dst)
+}
+
+// DecodeValue is [Schema.Decode] for arguments parsed already: obj is
+// what a [json.Decoder] with UseNumber decodes a JSON object into
+// (map[string]any, []any, string, [json.Number], bool and nil), with no
+// key repeated, which the parsing stage would have refused. It runs the
+// stages from coercion on, which change obj in place. It is for a caller
+// that has read the arguments once already, such as a server that checked
+// the whole request in one pass and decoded each argument from where it
+// found it: a long string is then not crossed again to be parsed.
+func (s *Schema) DecodeValue(obj map[string]any, dst any) (Report, error) {
+	rv, err := s.target(dst, "DecodeValue")
+	if err != nil {
+		return Report{}, err
+	}
+	if obj == nil {
+		obj = map[string]any{}
+	}
+	return s.decode(obj, rv, dst)
+}
+
+// target checks that dst is a non-nil pointer to the Schema's struct type
+// for the method named op, and returns what it points to.
+func (s *Schema) target(dst any, op string) (reflect.Value, error) {
+	rv := reflect.ValueOf(dst)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != s.typ {
+		return rv, fmt.Errorf("schemagen: %s: dst must be a non-nil *%s, got %T", op, s.typ, dst)
+	}
+	return rv.Elem(), nil
+}
+
+// decode runs the stages after parsing on obj, and sets target, which dst
+// points to, when they pass.
+func (s *Schema) decode(obj map[string]any, target reflect.Value, dst any) (Report, error) {
 	c := checker{input: s.input, root: s.root, record: true}
 	// The stages use one path buffer in turn; none keeps a path.
 	buf := make(path, 0, 8)
@@ -53,7 +88,6 @@ func (s *Schema) Decode(args json.RawMessage, dst any) (Report, error) {
 	if len(c.problems) > 0 {
 		return report, newErrors(c.problems)
 	}
-	target := rv.Elem()
 	d := decoder{checker: &c}
 	value := reflect.New(s.typ).Elem()
 	d.assign(s.root, obj, value, buf)

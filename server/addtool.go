@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -65,7 +66,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 			}
 		} else {
 			call.beginStage(stageValidate)
-			report, err := in.Decode(call.args, &v)
+			report, err := decodeArguments(in, call, &v)
 			call.endStageReport(stageValidate, err, report)
 			for _, c := range report.Coercions {
 				call.Log(LevelInfo, map[string]string{"event": "coerced an argument", "argument": c.Path, "from": c.From, "to": c.To})
@@ -124,6 +125,43 @@ func reflectSchemas(spec ToolSpec, in, out reflect.Type) (inSchema, outSchema *s
 		return nil, nil, err
 	}
 	return inSchema, outSchema, nil
+}
+
+// decodeArguments checks the arguments of c against in and decodes them
+// into dst. Arguments that the reader split into their members, in a
+// line it checked whole, are decoded member by member where it found
+// each (jsontext.DecodeValue), so that a long string is crossed once, to
+// be decoded, and schemagen is handed the object. Otherwise (a call from
+// CallTool, more members than the reader keeps, a name given twice, a
+// value refused) schemagen parses the raw arguments, and says what is
+// wrong with them.
+func decodeArguments(in *schemagen.Schema, c *Call, dst any) (schemagen.Report, error) {
+	if obj, ok := c.argumentObject(); ok {
+		return in.DecodeValue(obj, dst)
+	}
+	return in.Decode(c.args, dst)
+}
+
+// argumentObject decodes the members of the arguments, if the reader
+// found them, into an object as schemagen.DecodeValue takes it.
+func (c *Call) argumentObject() (map[string]any, bool) {
+	if c.members == nil {
+		return nil, false
+	}
+	obj := make(map[string]any, len(c.members))
+	for _, m := range c.members {
+		if _, twice := obj[m.name]; twice {
+			return nil, false
+		}
+		v, ok := jsontext.DecodeValue(m.value)
+		if !ok {
+			return nil, false
+		}
+		// The name shares the request's bytes (viewString); the object
+		// keeps a copy, as its values are copies.
+		obj[strings.Clone(m.name)] = v
+	}
+	return obj, true
 }
 
 // checkDeclarations checks that the arguments a spec names for the

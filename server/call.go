@@ -25,6 +25,7 @@ type Call struct {
 
 	tool     *tool
 	args     json.RawMessage // the raw arguments; nil for none
+	members  []member        // args split by the reader, in a line it checked whole; nil if not (decodeArguments)
 	token    json.RawMessage // the client's progressToken, if any
 	targets  []string        // what the call works on, from ToolSpec.Targets
 	dryRun   bool            // the tool's ToolSpec.DryRun argument is true

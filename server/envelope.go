@@ -71,60 +71,30 @@ type member struct {
 // parseEnvelope checks one line against JSON-RPC 2.0 as MCP uses it. It
 // never panics; every refusal comes back as a wireError with a sentence
 // that tells the client what to fix.
+//
+// The line is crossed twice: by utf8.Valid, which passes over ASCII text
+// a word at a time, and by the walk that finds the members, which checks
+// on the way that the line is one JSON object (see walkObject). Only a
+// line that fails is read again, by lineError, to say what is wrong with
+// it.
 func parseEnvelope(line []byte) (envelope, *wireError) {
 	var env envelope
-	if i := invalidUTF8(line); i >= 0 {
-		return env, &wireError{code: jsonrpc2.CodeParseError,
-			message: fmt.Sprintf("Parse error: the message is not valid UTF-8 (bad byte at offset %d); send UTF-8 text", i)}
+	var top topMembers
+	i := skipSpace(line, 0)
+	ok := i < len(line) && line[i] == '{' && utf8.Valid(line)
+	if ok {
+		var end int
+		end, ok = walkObject(line, i, 1, func(name string, v int) (int, bool) { return top.read(&env, line, name, v) })
+		ok = ok && skipSpace(line, end) == len(line)
 	}
-	if !jsontext.Valid(line) {
-		return env, &wireError{code: jsonrpc2.CodeParseError, message: "Parse error: " + describeJSONError(line)}
+	if !ok {
+		return envelope{}, lineError(line)
 	}
-	switch first := line[firstNonSpace(line)]; first {
-	case '{':
-	case '[':
-		return env, &wireError{code: jsonrpc2.CodeInvalidRequest,
-			message: "Invalid Request: batches are not supported; send one JSON-RPC message per line"}
-	default:
-		return env, &wireError{code: jsonrpc2.CodeInvalidRequest,
-			message: fmt.Sprintf("Invalid Request: a message must be a JSON object, got %s", jsonKind(first))}
+	if top.twice != "" {
+		return envelope{}, &wireError{code: jsonrpc2.CodeInvalidRequest,
+			message: fmt.Sprintf("Invalid Request: member %q appears twice; send it once", top.twice)}
 	}
-
-	var jsonrpcRaw, idRaw, methodRaw []byte
-	for i := firstNonSpace(line) + 1; ; {
-		name, v, ok := nextMember(line, i)
-		if !ok {
-			break
-		}
-		if name == "params" && line[v] == '{' {
-			i = env.readParams(line, v)
-		} else {
-			i = skipValue(line, v)
-		}
-		m := member{name: name, value: line[v:i]}
-		var slot *[]byte
-		switch m.name {
-		case "jsonrpc":
-			slot = &jsonrpcRaw
-		case "id":
-			slot = &idRaw
-		case "method":
-			slot = &methodRaw
-		case "params":
-			slot = (*[]byte)(&env.params)
-		case "result":
-			slot = (*[]byte)(&env.result)
-		case "error":
-			slot = (*[]byte)(&env.err)
-		default:
-			continue // unknown members are ignored, as JSON-RPC allows
-		}
-		if *slot != nil {
-			return env, &wireError{code: jsonrpc2.CodeInvalidRequest,
-				message: fmt.Sprintf("Invalid Request: member %q appears twice; send it once", m.name)}
-		}
-		*slot = m.value
-	}
+	jsonrpcRaw, idRaw, methodRaw := top.jsonrpc, top.id, top.method
 
 	// Read the id first so that every later refusal can carry it.
 	var idErr string
@@ -182,6 +152,116 @@ func parseEnvelope(line []byte) (envelope, *wireError) {
 		env.kind = kindRequest
 	}
 	return env, nil
+}
+
+// topMembers are the members of a message the envelope reads, raw, as
+// walkObject finds them.
+type topMembers struct {
+	jsonrpc, id, method []byte
+	twice               string // the first member found twice, if any
+}
+
+// read records the member name, whose value starts at line[v], and
+// returns the index past the value and whether it is valid. params, when
+// an object, is walked for its own members; env keeps it, and the result
+// and error of a response.
+func (top *topMembers) read(env *envelope, line []byte, name string, v int) (int, bool) {
+	var end int
+	var ok bool
+	if name == "params" && v < len(line) && line[v] == '{' {
+		end, ok = env.readParams(line, v)
+	} else {
+		end, ok = jsontext.ValueEnd(line, v, 1)
+	}
+	if !ok {
+		return end, false
+	}
+	var slot *[]byte
+	switch name {
+	case "jsonrpc":
+		slot = &top.jsonrpc
+	case "id":
+		slot = &top.id
+	case "method":
+		slot = &top.method
+	case "params":
+		slot = (*[]byte)(&env.params)
+	case "result":
+		slot = (*[]byte)(&env.result)
+	case "error":
+		slot = (*[]byte)(&env.err)
+	default:
+		return end, true // unknown members are ignored, as JSON-RPC allows
+	}
+	if *slot != nil && top.twice == "" {
+		top.twice = name
+	}
+	*slot = line[v:end]
+	return end, true
+}
+
+// lineError says why a line that walkObject refused is not a message: it
+// is not UTF-8, not JSON, a batch or not an object, checked in that order.
+func lineError(line []byte) *wireError {
+	if i := invalidUTF8(line); i >= 0 {
+		return &wireError{code: jsonrpc2.CodeParseError,
+			message: fmt.Sprintf("Parse error: the message is not valid UTF-8 (bad byte at offset %d); send UTF-8 text", i)}
+	}
+	if !jsontext.Valid(line) {
+		return &wireError{code: jsonrpc2.CodeParseError, message: "Parse error: " + describeJSONError(line)}
+	}
+	switch first := line[firstNonSpace(line)]; first {
+	case '[':
+		return &wireError{code: jsonrpc2.CodeInvalidRequest,
+			message: "Invalid Request: batches are not supported; send one JSON-RPC message per line"}
+	default:
+		// An object is never refused by walkObject when it is valid.
+		return &wireError{code: jsonrpc2.CodeInvalidRequest,
+			message: fmt.Sprintf("Invalid Request: a message must be a JSON object, got %s", jsonKind(first))}
+	}
+}
+
+// walkObject checks the JSON object whose '{' is b[i], nested depth deep
+// (1 for a message itself), as jsontext.Valid checks a text, and
+// calls member with the name and the index where the value starts of each
+// of its members, in order. member returns the index past the value and
+// whether it is valid: it checks the value with jsontext.ValueEnd, or
+// walks it with walkObject one level deeper. walkObject returns the index
+// past the object and whether the object is valid. A name shares b's
+// bytes unless it has escapes, as viewString says; a value may start at
+// len(b), in a text cut short.
+func walkObject(b []byte, i, depth int, member func(name string, v int) (int, bool)) (int, bool) {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return i, false
+		}
+		end, ok := jsontext.ValueEnd(b, i, depth)
+		if !ok {
+			return end, false
+		}
+		name, _ := viewString(b[i:end])
+		if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		if i, ok = member(name, skipSpace(b, i+1)); !ok {
+			return i, false
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
 }
 
 // idKey checks a raw id and returns its lookup key, or a sentence saying
@@ -324,60 +404,69 @@ func firstNonSpace(b []byte) int {
 	return 0
 }
 
-// readParams records the members of the params object that starts at
-// b[i], in valid JSON text, which the era and a tools/call are read from,
-// and returns the index past the object. As with encoding/json, a name
-// given twice means its last value.
-func (env *envelope) readParams(b []byte, i int) int {
-	i++ // past '{'
-	for {
-		name, v, ok := nextMember(b, i)
-		if !ok {
-			return v
-		}
-		if name == "arguments" && b[v] == '{' {
-			i = env.readArguments(b, v)
-		} else {
-			i = skipValue(b, v)
-		}
-		var slot *json.RawMessage
-		switch name {
-		case "name":
-			slot = &env.name
-		case "arguments":
-			slot = &env.arguments
-		case "_meta":
-			slot = &env.meta
-		case "inputResponses":
-			slot = &env.inputResponses
-		case "requestState":
-			slot = &env.requestState
-		default:
-			continue
-		}
-		*slot = b[v:i]
-	}
+// readParams walks the params object whose '{' is b[i], keeping the
+// members readParam keeps, and returns the index past it and whether it
+// is valid.
+func (env *envelope) readParams(b []byte, i int) (int, bool) {
+	return walkObject(b, i, 2, func(name string, v int) (int, bool) { return env.readParam(b, name, v) })
 }
 
-// readArguments keeps the members of the arguments object that starts at
-// b[i], in valid JSON text, if they are few enough, and returns the index
-// past the object.
-func (env *envelope) readArguments(b []byte, i int) int {
-	env.nargs, env.argsRead = 0, true
-	i++ // past '{'
-	for {
-		name, v, ok := nextMember(b, i)
-		if !ok {
-			return v
-		}
-		i = skipValue(b, v)
-		if env.nargs == len(env.args) {
-			env.argsRead = false
-			continue
-		}
-		env.args[env.nargs] = member{name: name, value: b[v:i]}
-		env.nargs++
+// readParam records the member name of params, whose value starts at
+// b[v], if it is one the era and a tools/call are read from, and returns
+// the index past the value and whether it is valid. As with
+// encoding/json, a name given twice means its last value.
+func (env *envelope) readParam(b []byte, name string, v int) (int, bool) {
+	var end int
+	var ok bool
+	switch {
+	case name == "arguments" && v < len(b) && b[v] == '{':
+		env.nargs, env.argsRead = 0, true
+		end, ok = walkObject(b, v, 3, func(name string, v int) (int, bool) { return env.readArgument(b, name, v) })
+	case name == "arguments":
+		// Given again, and not an object: the members of the first are
+		// not those of the arguments.
+		env.nargs, env.argsRead = 0, false
+		fallthrough
+	default:
+		end, ok = jsontext.ValueEnd(b, v, 2)
 	}
+	if !ok {
+		return end, false
+	}
+	var slot *json.RawMessage
+	switch name {
+	case "name":
+		slot = &env.name
+	case "arguments":
+		slot = &env.arguments
+	case "_meta":
+		slot = &env.meta
+	case "inputResponses":
+		slot = &env.inputResponses
+	case "requestState":
+		slot = &env.requestState
+	default:
+		return end, true
+	}
+	*slot = b[v:end]
+	return end, true
+}
+
+// readArgument keeps the member name of arguments, whose value starts at
+// b[v], while there are few enough, and returns the index past the value
+// and whether it is valid.
+func (env *envelope) readArgument(b []byte, name string, v int) (int, bool) {
+	end, ok := jsontext.ValueEnd(b, v, 3)
+	if !ok {
+		return end, false
+	}
+	if env.nargs == len(env.args) {
+		env.argsRead = false
+		return end, true
+	}
+	env.args[env.nargs] = member{name: name, value: b[v:end]}
+	env.nargs++
+	return end, true
 }
 
 // nextMember reads the name of the next member of a valid JSON object,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 var fuzzSeeds = []string{
@@ -21,6 +22,9 @@ var fuzzSeeds = []string{
 	`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"a.go","content":"x\"}\\\n\t\"y"},"_meta":{"progressToken":1}}}`,
 	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{},"name":"a","name":"b","requestState":"s","inputResponses":{"k":{}}}}`,
 	`{"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"n\u0061me":"x"},"method":"tools/call","id":4,"jsonrpc":"2.0"}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"w\",\"arguments\":{\"content\":\"caf\xc3\xa9 \xff\"}}}",
+	`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"w","arguments":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9}}}`,
+	`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{"a":[[[{"b":"\u00e9"}]]]}},"id":8}`,
 }
 
 // FuzzParseEnvelope checks that any line is either accepted with a
@@ -31,6 +35,11 @@ func FuzzParseEnvelope(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		env, werr := parseEnvelope(line)
+		// The one walk refuses a line as not JSON, or not UTF-8, exactly
+		// when encoding/json and utf8.Valid do.
+		if parseError := werr != nil && werr.code == -32700; parseError != !(json.Valid(line) && utf8.Valid(line)) {
+			t.Fatalf("refused as a parse error: %v (%+v); json.Valid %v, utf8.Valid %v", parseError, werr, json.Valid(line), utf8.Valid(line))
+		}
 		if werr != nil {
 			if werr.message == "" || (werr.code != -32700 && werr.code != -32600 && werr.code != -32602) {
 				t.Fatalf("bad refusal %+v", werr)

@@ -93,6 +93,9 @@ func (s *Server) bind(c *Call, t *tool, name string, args json.RawMessage, membe
 			name, t.spec.Level, served, names(s.tools.visible(max)))
 	}
 	c.tool, c.Tool, c.args = t, t.spec.Name, args
+	if args != nil {
+		c.members = members
+	}
 	if t.declares {
 		c.readArguments(members)
 	}

@@ -34,6 +34,16 @@ func Valid(data []byte) bool {
 	return ok && skipSpace(data, i) == len(data)
 }
 
+// ValueEnd returns the index just past the JSON value that starts at
+// data[i], inside depth arrays and objects (0 for a value that stands
+// alone), and whether it is valid, as [Valid] checks it, nesting
+// included. It is for a caller that walks an object itself to keep some
+// of its members: it skips every other value, and every name, with
+// ValueEnd, and so checks the whole text in the same pass.
+func ValueEnd(data []byte, i, depth int) (int, bool) {
+	return skipValue(data, i, depth)
+}
+
 // StringEnd returns the index just past the closing quote of the string
 // whose opening quote is data[i], in valid JSON text, or len(data) if
 // there is none. It jumps from quote to quote (bytes.IndexByte), and the
@@ -69,9 +79,6 @@ func StringEnd(data []byte, i int) int {
 // for source code, where one character in ten or so is a line break, a
 // tab or a quote. The value shares no bytes with data.
 func DecodeObject(data []byte) (obj map[string]any, ok bool) {
-	if !utf8.Valid(data) {
-		return nil, false
-	}
 	i := skipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
 		return nil, false
@@ -87,15 +94,32 @@ func DecodeObject(data []byte) (obj map[string]any, ok bool) {
 // Unquote decodes raw, one JSON string, quotes included, as encoding/json
 // decodes it. ok is false when raw is anything else or is not valid UTF-8.
 func Unquote(raw []byte) (s string, ok bool) {
-	if len(raw) < 2 || raw[0] != '"' || !utf8.Valid(raw) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
 	d := decoder{data: raw}
-	v, end, ok := d.str(0)
-	if !ok || end != len(raw) {
-		return "", false
+	return d.text(0, len(raw)-1)
+}
+
+// DecodeValue decodes data, one JSON value with no whitespace around it,
+// as [DecodeObject] decodes the values of an object, with the same checks.
+// A string is decoded in one pass, since data says where it ends: for a
+// caller that has found the value's end already, such as with [ValueEnd],
+// and has a long string to decode.
+func DecodeValue(data []byte) (v any, ok bool) {
+	d := decoder{data: data}
+	if len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"' {
+		s, ok := d.text(0, len(data)-1)
+		if !ok {
+			return nil, false
+		}
+		return s, true
 	}
-	return v.(string), true
+	v, i, ok := d.value(0, 0)
+	if !ok || i != len(data) {
+		return nil, false
+	}
+	return v, true
 }
 
 // SameString reports whether a and b, JSON strings (quotes included) in
@@ -515,27 +539,43 @@ func (d *decoder) value(i, depth int) (any, int, bool) {
 
 // str decodes the string whose opening quote is data[i] into memory of
 // its own, checking it as it goes. The closing quote is found first, by
-// jumping from quote to quote, and the memory is as long as the text
-// between the quotes, which the decoded string never exceeds (every
-// escape is longer than what it stands for).
+// jumping from quote to quote, so that the memory is as long as the text
+// between the quotes.
 func (d *decoder) str(i int) (any, int, bool) {
 	data := d.data
 	end := StringEnd(data, i) - 1
 	if end <= i || data[end] != '"' {
 		return nil, len(data), false
 	}
-	text := data[i+1 : end]
-	// Eight bytes at a time are copied up to a backslash or a control, and
+	s, ok := d.text(i, end)
+	return s, end + 1, ok
+}
+
+// text decodes the string whose quotes are data[i] and data[end] into
+// memory as long as the text between them, which the decoded string never
+// exceeds (every escape is longer than what it stands for), checking it
+// too: valid UTF-8, no control characters, every escape well formed, and
+// no quote inside but escaped ones, so that a caller that takes the last
+// quote of a text for the end of a string that starts at its first learns
+// whether it is so.
+func (d *decoder) text(i, end int) (string, bool) {
+	text := d.data[i+1 : end]
+	// UTF-8 first, in a pass of its own: utf8.Valid crosses ASCII text a
+	// word at a time, far faster than the decoding below would look at
+	// the bytes from 0x80 up one sequence at a time.
+	if !utf8.Valid(text) {
+		return "", false
+	}
+	// Eight bytes at a time are copied up to a byte that needs a look, and
 	// the bytes copied past it are overwritten by what follows: buf has
-	// room for eight bytes past the end. A quote in text is escaped, as
-	// StringEnd found the first one that is not.
+	// room for eight bytes past the end.
 	buf := make([]byte, len(text)+8)
 	w := 0
 	for r := 0; r < len(text); {
 		if r+8 <= len(text) {
 			x := swar.Load(text, r)
 			binary.LittleEndian.PutUint64(buf[w:], x)
-			m := swar.HasByte(x, '\\') | swar.HasBelow(x, 0x20)
+			m := swar.HasByte(x, '\\') | swar.HasByte(x, '"') | swar.HasBelow(x, 0x20)
 			if m == 0 {
 				r += 8
 				w += 8
@@ -546,8 +586,8 @@ func (d *decoder) str(i int) (any, int, bool) {
 			w += k
 		}
 		switch c := text[r]; {
-		case c < 0x20:
-			return nil, i + 1 + r, false
+		case c < 0x20 || c == '"':
+			return "", false
 		case c != '\\':
 			buf[w] = c
 			r++
@@ -564,11 +604,11 @@ func (d *decoder) str(i int) (any, int, bool) {
 		}
 		c, n := unescape(text, r)
 		if n == 0 {
-			return nil, i + 1 + r, false
+			return "", false
 		}
 		w += utf8.EncodeRune(buf[w:], c)
 		r += n
 	}
 	// buf is never written again: the string can have its bytes.
-	return unsafe.String(unsafe.SliceData(buf), w), end + 1, true
+	return unsafe.String(unsafe.SliceData(buf), w), true
 }

@@ -28,6 +28,50 @@ func TestValidAgreesWithEncodingJSON(t *testing.T) {
 		if got, want := Valid([]byte(s)), json.Valid([]byte(s)); got != want {
 			t.Errorf("Valid(%q) = %v; json.Valid: %v", s, got, want)
 		}
+		valueEndAgrees(t, []byte(s))
+	}
+}
+
+// valueEndAgrees fails t unless ValueEnd finds the end of the value that
+// starts after data's leading whitespace, valid and followed by nothing
+// but whitespace exactly when json.Valid(data); and, for data that is
+// also UTF-8, unless DecodeValue decodes that value as encoding/json does.
+func valueEndAgrees(t *testing.T, data []byte) {
+	t.Helper()
+	want := json.Valid(data)
+	end, ok := ValueEnd(data, skipSpace(data, 0), 0)
+	if whole := ok && skipSpace(data, end) == len(data); whole != want {
+		t.Fatalf("ValueEnd(%q) = %d, %v; json.Valid: %v", data, end, ok, want)
+	}
+	if want && utf8.Valid(data) {
+		decodeValueAgrees(t, bytes.TrimSpace(data))
+	}
+}
+
+// decodeValueAgrees fails t unless DecodeValue(data), for one valid value,
+// decodes what a json.Decoder with UseNumber decodes, or refuses it for a
+// key repeated in an object.
+func decodeValueAgrees(t *testing.T, data []byte) {
+	t.Helper()
+	got, ok := DecodeValue(data)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var want any
+	if err := dec.Decode(&want); err != nil {
+		t.Fatalf("encoding/json refuses %q: %v", data, err)
+	}
+	if wantOK := !repeatsKey(data); ok != wantOK || ok && !reflect.DeepEqual(got, want) {
+		t.Fatalf("DecodeValue(%q) = %#v, %v; encoding/json: %#v", data, got, ok, want)
+	}
+}
+
+func TestDecodeValueRefusesWhatIsNotOneValue(t *testing.T) {
+	// A string whose text holds an unescaped quote is two strings, or
+	// none; the rest are not valid JSON or not UTF-8.
+	for _, s := range []string{`"a"b"`, `"a" "b"`, `"\"`, `"a\"`, "\"\xff\"", "\"a\nb\"", `{"a":1} `, ` 1`, `[1]]`, `{"a":1,"a":2}`, ``, `"`} {
+		if v, ok := DecodeValue([]byte(s)); ok {
+			t.Errorf("DecodeValue(%q) = %#v, true; want false", s, v)
+		}
 	}
 }
 
@@ -232,6 +276,9 @@ func FuzzValid(f *testing.F) {
 		if got, want := Valid(data), json.Valid(data); got != want {
 			t.Fatalf("Valid(%q) = %v; json.Valid: %v", data, got, want)
 		}
+		valueEndAgrees(t, data)
+		// DecodeValue never panics on what was not checked.
+		_, _ = DecodeValue(data)
 	})
 }
 
