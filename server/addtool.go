@@ -129,9 +129,10 @@ func reflectSchemas(spec ToolSpec, in, out reflect.Type) (inSchema, outSchema *s
 
 // decodeArguments checks the arguments of c against in and decodes them
 // into dst. Arguments that the reader split into their members, in a
-// line it checked whole, are decoded member by member where it found
-// each (jsontext.DecodeValue), so that a long string is crossed once, to
-// be decoded, and schemagen is handed the object. Otherwise (a call from
+// line it checked whole (JSON and UTF-8), are decoded member by member
+// where it found each, without being checked again (jsontext.DecodeValid),
+// so that a long string is crossed once more, to be decoded, and
+// schemagen is handed the object. Otherwise (a call from
 // CallTool, more members than the reader keeps, a name given twice, a
 // value refused) schemagen parses the raw arguments, and says what is
 // wrong with them.
@@ -153,7 +154,7 @@ func (c *Call) argumentObject() (map[string]any, bool) {
 		if _, twice := obj[m.name]; twice {
 			return nil, false
 		}
-		v, ok := jsontext.DecodeValue(m.value)
+		v, ok := jsontext.DecodeValid(m.value)
 		if !ok {
 			return nil, false
 		}

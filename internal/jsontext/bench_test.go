@@ -35,7 +35,7 @@ func BenchmarkLongString(b *testing.B) {
 		{"Valid", func() bool { return Valid(data) }},
 		{"StringEnd", func() bool { return StringEnd(data, 0) == len(data) }},
 		{"Unquote", func() bool { _, ok := Unquote(data); return ok }},
-		{"DecodeValue", func() bool { _, ok := DecodeValue(data); return ok }},
+		{"DecodeValid", func() bool { _, ok := DecodeValid(data); return ok }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))

@@ -101,13 +101,16 @@ func Unquote(raw []byte) (s string, ok bool) {
 	return d.text(0, len(raw)-1)
 }
 
-// DecodeValue decodes data, one JSON value with no whitespace around it,
-// as [DecodeObject] decodes the values of an object, with the same checks.
-// A string is decoded in one pass, since data says where it ends: for a
-// caller that has found the value's end already, such as with [ValueEnd],
-// and has a long string to decode.
-func DecodeValue(data []byte) (v any, ok bool) {
-	d := decoder{data: data}
+// DecodeValid decodes data, one JSON value with no whitespace around it,
+// as [DecodeObject] decodes the values of an object, but without checking
+// it again: data must be a value that [ValueEnd] (or [Valid]) and
+// utf8.Valid have accepted, such as a member of an object that a caller
+// checked whole as it walked it. A string is then decoded in one pass
+// that looks only for backslashes, since data says where it ends. ok is
+// false when an object in data repeats a key. On data that was not
+// checked the result means nothing, but DecodeValid never panics.
+func DecodeValid(data []byte) (v any, ok bool) {
+	d := decoder{data: data, valid: true}
 	if len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"' {
 		s, ok := d.text(0, len(data)-1)
 		if !ok {
@@ -439,9 +442,12 @@ func hex4(data []byte, i int) rune {
 	return r
 }
 
-// decoder builds the values of DecodeObject.
+// decoder builds the values of DecodeObject and DecodeValid.
 type decoder struct {
 	data []byte
+	// valid says that data was checked already (DecodeValid), so that its
+	// strings are decoded without being checked again.
+	valid bool
 }
 
 // value decodes the value at data[i], nested depth deep, and returns it
@@ -563,7 +569,7 @@ func (d *decoder) text(i, end int) (string, bool) {
 	// UTF-8 first, in a pass of its own: utf8.Valid crosses ASCII text a
 	// word at a time, far faster than the decoding below would look at
 	// the bytes from 0x80 up one sequence at a time.
-	if !utf8.Valid(text) {
+	if !d.valid && !utf8.Valid(text) {
 		return "", false
 	}
 	// Eight bytes at a time are copied up to a byte that needs a look, and
@@ -575,7 +581,10 @@ func (d *decoder) text(i, end int) (string, bool) {
 		if r+8 <= len(text) {
 			x := swar.Load(text, r)
 			binary.LittleEndian.PutUint64(buf[w:], x)
-			m := swar.HasByte(x, '\\') | swar.HasByte(x, '"') | swar.HasBelow(x, 0x20)
+			m := swar.HasByte(x, '\\')
+			if !d.valid {
+				m |= swar.HasByte(x, '"') | swar.HasBelow(x, 0x20)
+			}
 			if m == 0 {
 				r += 8
 				w += 8
