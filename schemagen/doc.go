@@ -120,7 +120,9 @@
 // arguments mean {}. Anything but one JSON object in valid UTF-8 is refused
 // with one problem. So are duplicate keys within an object, which
 // encoding/json would otherwise resolve silently in favour of the last.
-// Where a number is wanted, a literal longer than 100 characters or with an
+// A caller that has parsed the arguments already, as a server that reads
+// each request once does, hands the object to [Schema.DecodeValue], which
+// runs every stage after parsing. Where a number is wanted, a literal longer than 100 characters or with an
 // exponent beyond ±400 is refused before any arithmetic is done on it.
 //
 // Before validation, input schemas apply a few safe coercions, each listed

@@ -69,7 +69,8 @@ func roundTrip(b *testing.B, c *servertest.Client, line string) {
 // MiB of content through the whole server, from the request line to the
 // response line, and, as the floor they are measured against, the same
 // bytes written to a temporary file, synced and renamed with package os.
-// SetBytes is the size of the file written.
+// SetBytes is the size of the file written; cpu-ns/op the CPU time of
+// the whole process (client, server and collector) per call.
 func BenchmarkLargeWrite(b *testing.B) {
 	for _, size := range []int{1 << 20, 8 << 20} {
 		content := sourceText(size)
@@ -79,9 +80,11 @@ func BenchmarkLargeWrite(b *testing.B) {
 			line := callLine(b, 2, "write_file", map[string]any{"path": "big.txt", "content": content})
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
+			m := startCPU()
 			for b.Loop() {
 				roundTrip(b, c, line)
 			}
+			m.report(b)
 		})
 		b.Run("edit_file/"+name, func(b *testing.B) {
 			// One line changed in the middle of the file, back and forth,
@@ -98,17 +101,20 @@ func BenchmarkLargeWrite(b *testing.B) {
 			}
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
+			m := startCPU()
 			i := 0
 			for b.Loop() {
 				roundTrip(b, c, lines[i%2])
 				i++
 			}
+			m.report(b)
 		})
 		b.Run("floor/"+name, func(b *testing.B) {
 			dir := b.TempDir()
 			data := []byte(content)
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
+			m := startCPU()
 			for b.Loop() {
 				f, err := os.CreateTemp(dir, ".tmp-*")
 				if err != nil {
@@ -127,6 +133,7 @@ func BenchmarkLargeWrite(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			m.report(b)
 		})
 	}
 }
