@@ -42,6 +42,7 @@ func BenchmarkLongString(b *testing.B) {
 			pass func() bool
 		}{
 			{"copy", func() bool { return copy(dst, data) == len(data) }},
+			{"make+copy", func() bool { return copy(make([]byte, len(data)), data) == len(data) }},
 			{"utf8.Valid", func() bool { return utf8.Valid(data) }},
 			{"IndexByte", func() bool { return bytes.IndexByte(data[1:], 0) < 0 }},
 			{"Valid", func() bool { return Valid(data) }},
