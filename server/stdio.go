@@ -91,6 +91,9 @@ type stream struct {
 	closer io.Closer
 	max    int
 	log    zerolog.Logger
+	// longLine is the length of the last line longer than r's buffer: the
+	// room the next such line is read into (readLine).
+	longLine int
 
 	wmu    sync.Mutex // guards out, werr and closed
 	chunks *chunkPool // buffers for the lines written in pieces
@@ -177,21 +180,40 @@ func (s *stream) ReadObject(v any) error {
 // readLine returns the next line without its line ending. A line over the
 // limit is consumed and reported as errTooLong.
 //
-// A line longer than the reader's buffer comes in pieces, which are kept
-// and copied once into a line of the right size: appending them to a line
-// that grows copied a line of 9 MB five times over.
+// A line longer than the reader's buffer comes in pieces. They are
+// gathered straight into a line as long as the last such line was, and an
+// eighth more, since a client that sends one large request (a file
+// written whole) tends to send more of its size: the line is then read
+// with one copy, into the one buffer it needs. Without that guess, or
+// past it, the pieces are kept and copied once into a line of the right
+// size: appending them to a line that grows copied a line of 9 MB five
+// times over, and taking 9 MB afresh for the pieces costs as much as a
+// copy (BenchmarkLongString's make+copy).
 func (s *stream) readLine() ([]byte, error) {
-	var pieces [][]byte
+	var line []byte     // the line so far, in room of its own (the guess)
+	var pieces [][]byte // or its pieces
 	size := 0
 	for {
 		chunk, err := s.r.ReadSlice('\n')
 		size += len(chunk)
 		tooLong := size > s.max+2 // room for "\r\n"
 		if tooLong {
-			pieces = nil
+			line, pieces = nil, nil
 		}
 		if err == bufio.ErrBufferFull {
-			if !tooLong {
+			if tooLong {
+				continue
+			}
+			if line == nil && pieces == nil && s.longLine > 0 {
+				line = make([]byte, 0, min(s.longLine+s.longLine/8, s.max+2))
+			}
+			switch {
+			case line != nil && len(line)+len(chunk) <= cap(line):
+				line = append(line, chunk...)
+			case line != nil: // longer than the guess: on in pieces
+				pieces = append(pieces, line, bytes.Clone(chunk))
+				line = nil
+			default:
 				pieces = append(pieces, bytes.Clone(chunk))
 			}
 			continue
@@ -202,11 +224,20 @@ func (s *stream) readLine() ([]byte, error) {
 			}
 			return nil, err
 		}
-		line := make([]byte, 0, size)
-		for _, p := range pieces {
-			line = append(line, p...)
+		switch {
+		case line != nil && len(line)+len(chunk) <= cap(line):
+			line = append(line, chunk...)
+		default:
+			whole := make([]byte, 0, size)
+			for _, p := range pieces {
+				whole = append(whole, p...)
+			}
+			whole = append(whole, line...)
+			line = append(whole, chunk...)
 		}
-		line = append(line, chunk...)
+		if size > len(chunk) {
+			s.longLine = size
+		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(line) > s.max {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -158,6 +159,43 @@ func TestReadLineDoesNotBufferAnOverLongLine(t *testing.T) {
 	}
 	if s.r.Size() > 64<<10 {
 		t.Fatalf("reader grew to %d bytes", s.r.Size())
+	}
+}
+
+func TestReadLineReadsLongLinesOfEverySizeInTurn(t *testing.T) {
+	// Each long line is read into room as long as the one before, and an
+	// eighth: lines shorter than that, as long, longer, over the limit
+	// after a guess, and short ones in between must all come out whole.
+	const limit = 1 << 20
+	sizes := []int{200_000, 150_000, 300_000, 330_000, 400_000, limit + 1, 500_000, 10, 70_000, 65_536, 65_537, limit}
+	var in bytes.Buffer
+	var want []string
+	for i, n := range sizes {
+		line := bytes.Repeat([]byte{byte('a' + i)}, n)
+		copy(line, fmt.Sprintf("line %d of %d bytes:", i, n))
+		end := "\n"
+		if i%2 == 1 {
+			end = "\r\n"
+		}
+		in.Write(line)
+		in.WriteString(end)
+		want = append(want, string(line))
+	}
+	s := newStream(&in, &bytes.Buffer{}, limit, nopLogger())
+	for i, n := range sizes {
+		got, err := s.readLine()
+		if n > limit {
+			if err != errTooLong {
+				t.Fatalf("line %d of %d bytes: %v, want errTooLong", i, n, err)
+			}
+			continue
+		}
+		if err != nil || string(got) != want[i] {
+			t.Fatalf("line %d of %d bytes: read %d bytes (%v), not the line", i, n, len(got), err)
+		}
+	}
+	if got, err := s.readLine(); len(got) != 0 || err != io.EOF {
+		t.Fatalf("after the lines: %q, %v", got, err)
 	}
 }
 
