@@ -143,7 +143,7 @@ func TestTheToolsAnswerInTheServersLanguage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, lang := range []i18n.Lang{i18n.English, i18n.Chinese} {
-				e := newLangEnv(t, lang, security.Limits{MaxReadBytes: 1024})
+				e := newLangEnv(t, lang, security.Limits{MaxReadBytes: 1024, MaxEditBytes: 1024})
 				e.writeAll(t, map[string]string{"a.txt": "x\nx\n", "big.txt": strings.Repeat("a", 2048)})
 				e.mkdir(t, "d")
 				res := e.call(t, tt.tool, tt.args)
