@@ -79,6 +79,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--root", ".", "--max-repeats", "0"}, `--max-repeats 0 must be at least 1, or -1 for no limit`},
 		{[]string{"--root", ".", "--max-write-bytes", "0"}, `--max-write-bytes 0 must be at least 1`},
 		{[]string{"--root", ".", "--max-edit-bytes", "0"}, `--max-edit-bytes 0 must be at least 1`},
+		{[]string{"--root", ".", "--memory-budget-mib", "0"}, `--memory-budget-mib 0 must be at least 1`},
 		{[]string{"--root", ".", "--max-calls", "-1"}, `--max-calls and --calls-per-second must not be negative`},
 		{[]string{"--root", ".", "--lang", "fr"}, `--lang: unsupported language "fr"; use "en" or "zh"`},
 		{[]string{"call", "--root", "."}, `name the tool to run`},
@@ -198,6 +199,28 @@ func TestMaxEditBytesCapsEdits(t *testing.T) {
 	}
 	if code, stdout, _ = runCLI(append([]string{"call", "--root", root, "--max-edit-bytes", "6"}, edit...)...); code != exitOK {
 		t.Errorf("an edit at the cap: exit %d, stdout %q", code, stdout)
+	}
+}
+
+// TestAMemoryBudgetSmallerThanACallStillServesIt gives the calls 1 MiB
+// to share and reads and edits a 3 MiB file: a reservation larger than
+// the whole budget is cut to it, so a call is never refused for its size.
+func TestAMemoryBudgetSmallerThanACallStillServesIt(t *testing.T) {
+	root := t.TempDir()
+	text := "the first line\n" + strings.Repeat("0123456789abcdef\n", 3<<20/17)
+	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("call", "--root", root, "--memory-budget-mib", "1", "read_file", "path=big.txt")
+	if code != exitOK || !strings.HasPrefix(stdout, text) {
+		t.Errorf("read: exit %d, stdout %.200q, stderr %q", code, stdout, stderr)
+	}
+	edit := `{"path":"big.txt","edits":[{"old_text":"the first line","new_text":"changed"}]}`
+	if code, stdout, stderr = runCLI("call", "--root", root, "--memory-budget-mib", "1", "edit_file", "--json", edit); code != exitOK {
+		t.Errorf("edit: exit %d, stdout %.200q, stderr %q", code, stdout, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "big.txt")); string(got) != "changed"+text[len("the first line"):] {
+		t.Errorf("the edited file starts %.40q and has %d bytes, want %d", got, len(got), len(text)-len("the first line")+len("changed"))
 	}
 }
 

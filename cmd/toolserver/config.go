@@ -18,6 +18,7 @@ type config struct {
 	maxMessageBytes int
 	maxInFlight     int
 	memoryLimitMiB  int
+	memoryBudgetMiB int
 	lang            string
 	readOnly        bool
 	allowAdmin      bool
@@ -57,6 +58,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, in bytes")
 	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further calls wait in line, and beyond 256 are answered as busy")
 	fs.IntVar(&cfg.memoryLimitMiB, "memory-limit-mib", defaultMemoryLimitMiB, "soft memory limit of the server in MiB (Go's GOMEMLIMIT; the default applies unless GOMEMLIMIT is set; 0: none)")
+	fs.IntVar(&cfg.memoryBudgetMiB, "memory-budget-mib", server.DefaultMemoryBudget>>20, "MiB the calls in flight may hold at once for their data (a file read or edited); a call that would go past it waits for others to finish")
 	fs.StringVar(&cfg.lang, "lang", "en", "language of the error messages the model reads: en or zh")
 	fs.BoolVar(&cfg.readOnly, "read-only", false, "serve only tools that read; nothing can be changed")
 	fs.BoolVar(&cfg.allowAdmin, "allow-admin", false, "also serve admin tools (delete_file)")

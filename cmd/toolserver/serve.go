@@ -51,6 +51,9 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	if cfg.maxEditBytes < 1 {
 		return nil, nil, fmt.Errorf("--max-edit-bytes %d must be at least 1", cfg.maxEditBytes)
 	}
+	if cfg.memoryBudgetMiB < 1 {
+		return nil, nil, fmt.Errorf("--memory-budget-mib %d must be at least 1", cfg.memoryBudgetMiB)
+	}
 	if cfg.maxInFlight < 1 {
 		return nil, nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
 	}
@@ -105,6 +108,7 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 		Logger:          log,
 		MaxMessageBytes: cfg.maxMessageBytes,
 		MaxInFlight:     cfg.maxInFlight,
+		MemoryBudget:    int64(cfg.memoryBudgetMiB) << 20,
 		ReadOnly:        readOnly,
 		TargetKey:       sandbox.Key,
 		AllowAdmin:      cfg.allowAdmin,
