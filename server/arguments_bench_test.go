@@ -1,5 +1,3 @@
-//go:build unix
-
 package server
 
 import (
@@ -7,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/stdiotools/toolserver/internal/cpumeter"
 	"github.com/stdiotools/toolserver/schemagen"
 )
 
@@ -50,7 +48,7 @@ func BenchmarkArgumentCheck(b *testing.B) {
 		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) {
 			b.SetBytes(int64(len(line)))
 			b.ReportAllocs()
-			start := cpuTime(b)
+			cpu := cpumeter.Start()
 			for b.Loop() {
 				env, werr := parseEnvelope(line)
 				if werr != nil {
@@ -68,18 +66,7 @@ func BenchmarkArgumentCheck(b *testing.B) {
 					b.Fatal("content lost")
 				}
 			}
-			b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+			cpu.Report(b)
 		})
 	}
-}
-
-// cpuTime returns the CPU time the process has used, in nanoseconds: on a
-// machine shared with other work the benchmark is descheduled for part of
-// its time, which ns/op counts and this does not.
-func cpuTime(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -1,14 +1,13 @@
-//go:build unix
-
 package jsontext
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/internal/cpumeter"
 )
 
 // longStrings returns 8 MiB of text in two shapes, each as a JSON string
@@ -52,25 +51,14 @@ func BenchmarkLongString(b *testing.B) {
 		} {
 			b.Run(shape+"/"+c.name, func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
-				start := cpuTime(b)
+				cpu := cpumeter.Start()
 				for b.Loop() {
 					if !c.pass() {
 						b.Fatal("refused")
 					}
 				}
-				b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+				cpu.Report(b)
 			})
 		}
 	}
-}
-
-// cpuTime returns the CPU time the process has used, in nanoseconds: on a
-// machine shared with other work a pass is descheduled for part of its
-// time, which ns/op counts and this does not.
-func cpuTime(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stdiotools/toolserver/internal/cpumeter"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -18,14 +19,14 @@ func benchCall(b *testing.B, e *env, tool, args string) {
 	ctx := context.Background()
 	raw := json.RawMessage(args)
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := cpumeter.Start()
 	for b.Loop() {
 		res, err := e.srv.CallTool(ctx, tool, raw)
 		if err != nil || res.IsError {
 			b.Fatalf("%s: %v %s", tool, err, text(res))
 		}
 	}
-	cpu.report(b)
+	cpu.Report(b)
 }
 
 func BenchmarkReadFile(b *testing.B) {

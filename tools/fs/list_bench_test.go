@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stdiotools/toolserver/internal/cpumeter"
 )
 
 // makeManyFiles creates n small files, file0000.txt and on, in dir.
@@ -26,7 +28,7 @@ func BenchmarkListFloor(b *testing.B) {
 	dir := b.TempDir()
 	makeManyFiles(b, dir, 1000)
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := cpumeter.Start()
 	for b.Loop() {
 		des, err := os.ReadDir(dir)
 		if err != nil {
@@ -49,7 +51,7 @@ func BenchmarkListFloor(b *testing.B) {
 			b.Fatal("no text")
 		}
 	}
-	cpu.report(b)
+	cpu.Report(b)
 }
 
 // BenchmarkServeListDirectory measures list_directory of 1,000 files as

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stdiotools/toolserver/internal/cpumeter"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -80,7 +81,7 @@ func benchServe(b *testing.B, dir, tool, args string, least int) {
 	}
 	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := cpumeter.Start()
 	id := 0
 	for b.Loop() {
 		id++
@@ -88,7 +89,7 @@ func benchServe(b *testing.B, dir, tool, args string, least int) {
 			b.Fatalf("an answer of %d bytes, less than the %d expected", n, least)
 		}
 	}
-	cpu.report(b)
+	cpu.Report(b)
 	inW.Close()
 	if err := <-served; err != nil {
 		b.Fatal(err)

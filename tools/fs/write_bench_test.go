@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stdiotools/toolserver/internal/cpumeter"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 	"github.com/stdiotools/toolserver/servertest"
@@ -80,11 +81,11 @@ func BenchmarkLargeWrite(b *testing.B) {
 			line := callLine(b, 2, "write_file", map[string]any{"path": "big.txt", "content": content})
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
-			m := startCPU()
+			m := cpumeter.Start()
 			for b.Loop() {
 				roundTrip(b, c, line)
 			}
-			m.report(b)
+			m.Report(b)
 		})
 		b.Run("edit_file/"+name, func(b *testing.B) {
 			// One line changed in the middle of the file, back and forth,
@@ -101,20 +102,20 @@ func BenchmarkLargeWrite(b *testing.B) {
 			}
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
-			m := startCPU()
+			m := cpumeter.Start()
 			i := 0
 			for b.Loop() {
 				roundTrip(b, c, lines[i%2])
 				i++
 			}
-			m.report(b)
+			m.Report(b)
 		})
 		b.Run("floor/"+name, func(b *testing.B) {
 			dir := b.TempDir()
 			data := []byte(content)
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
-			m := startCPU()
+			m := cpumeter.Start()
 			for b.Loop() {
 				f, err := os.CreateTemp(dir, ".tmp-*")
 				if err != nil {
@@ -133,7 +134,7 @@ func BenchmarkLargeWrite(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			m.report(b)
+			m.Report(b)
 		})
 	}
 }
