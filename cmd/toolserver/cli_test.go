@@ -80,6 +80,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--root", ".", "--max-write-bytes", "0"}, `--max-write-bytes 0 must be at least 1`},
 		{[]string{"--root", ".", "--max-edit-bytes", "0"}, `--max-edit-bytes 0 must be at least 1`},
 		{[]string{"--root", ".", "--memory-budget-mib", "0"}, `--memory-budget-mib 0 must be at least 1`},
+		// MiB past what int64 bytes hold would wrap to a budget of none
+		// (then the default) or of a few bytes, not the one asked for.
+		{[]string{"--root", ".", "--memory-budget-mib", "8796093022208"}, `--memory-budget-mib 8796093022208 is too large; the most is 8796093022207`},
+		{[]string{"--root", ".", "--memory-budget-mib", "9223372036854775807"}, `--memory-budget-mib 9223372036854775807 is too large`},
+		// 2^44 MiB would wrap to a limit of 0 bytes, and the collector
+		// would run without pause.
+		{[]string{"--root", ".", "--memory-limit-mib", "17592186044416"}, `--memory-limit-mib 17592186044416 is too large; the most is 8796093022207`},
 		{[]string{"--root", ".", "--max-calls", "-1"}, `--max-calls and --calls-per-second must not be negative`},
 		{[]string{"--root", ".", "--lang", "fr"}, `--lang: unsupported language "fr"; use "en" or "zh"`},
 		{[]string{"call", "--root", "."}, `name the tool to run`},

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"time"
 
@@ -88,6 +89,11 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 // works harder as the heap nears it, well below the 256 MiB the server
 // means to stay under.
 const defaultMemoryLimitMiB = 192
+
+// maxMiB is the most MiB a flag may give: more would not fit in the
+// int64 bytes that the server and the runtime take, and shifting it to
+// bytes would wrap around to a small or negative size.
+const maxMiB = math.MaxInt64 >> 20
 
 // version is the module version the binary was built from.
 func version() string {

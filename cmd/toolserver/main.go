@@ -145,6 +145,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			fmt.Fprintf(stderr, "toolserver: --memory-limit-mib %d must not be negative (0: no limit)\n", cfg.memoryLimitMiB)
 			return exitUsage
 		}
+		if cfg.memoryLimitMiB > maxMiB {
+			fmt.Fprintf(stderr, "toolserver: --memory-limit-mib %d is too large; the most is %d\n", cfg.memoryLimitMiB, maxMiB)
+			return exitUsage
+		}
 		if !flagSet(fs, "memory-limit-mib") && getenv("GOMEMLIMIT") != "" {
 			cfg.memoryLimitMiB = 0 // the runtime read GOMEMLIMIT already
 		}

@@ -54,6 +54,9 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	if cfg.memoryBudgetMiB < 1 {
 		return nil, nil, fmt.Errorf("--memory-budget-mib %d must be at least 1", cfg.memoryBudgetMiB)
 	}
+	if cfg.memoryBudgetMiB > maxMiB {
+		return nil, nil, fmt.Errorf("--memory-budget-mib %d is too large; the most is %d", cfg.memoryBudgetMiB, maxMiB)
+	}
 	if cfg.maxInFlight < 1 {
 		return nil, nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
 	}
