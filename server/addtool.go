@@ -99,6 +99,9 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 func (s *Server) newTool(spec ToolSpec, in, out reflect.Type) (*tool, func() (*schemagen.Schema, error), error) {
 	t := &tool{spec: spec, in: in, out: out}
 	if saved := spec.Schemas; saved != nil {
+		if err := saved.check(); err != nil {
+			return nil, nil, fmt.Errorf("tool %q: %w", spec.Name, err)
+		}
 		t.info.InputSchema, t.info.OutputSchema = saved.input(), saved.output()
 		return t, sync.OnceValues(func() (*schemagen.Schema, error) { return s.savedInput(spec, in) }), nil
 	}

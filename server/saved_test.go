@@ -131,3 +131,41 @@ func TestReflectSchemasGivesEveryToolInOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestSavedSchemasThatWouldBreakTheListingAreRefused(t *testing.T) {
+	// Saved schemas are listed as they are, inside the one line of
+	// tools/list: a newline in one would cut it where the client reads a
+	// message's end, and one that is not an object in UTF-8 would spoil
+	// the listing. Such a definition is refused at registration.
+	good := pointSchemas(t)
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, []byte(good.Input), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		saved SavedSchemas
+	}{
+		{"input not JSON", SavedSchemas{Input: good.Input[:len(good.Input)-1], Output: good.Output}},
+		{"output not UTF-8", SavedSchemas{Input: good.Input, Output: good.Output[:1] + "\xff" + good.Output[1:]}},
+		{"input indented", SavedSchemas{Input: indented.String(), Output: good.Output}},
+		{"output with a newline", SavedSchemas{Input: good.Input, Output: good.Output + "\n"}},
+		{"input with a carriage return", SavedSchemas{Input: "\r" + good.Input, Output: good.Output}},
+		{"input not an object", SavedSchemas{Input: `"point"`, Output: good.Output}},
+		{"output not an object", SavedSchemas{Input: good.Input, Output: `[]`}},
+	}
+	for _, tc := range cases {
+		srv := New(Options{Logger: zerolog.Nop()})
+		err := AddTool(srv, ToolSpec{Name: "point", Description: "d", Schemas: &tc.saved}, pointTool)
+		if err == nil || !strings.Contains(err.Error(), `tool "point": saved `) {
+			t.Errorf("%s: AddTool gave %v, want an error about the saved schemas", tc.name, err)
+		}
+	}
+	// What CheckSavedSchemas writes, and the empty output of a tool
+	// without one, are taken.
+	for _, saved := range []SavedSchemas{good, {Input: good.Input}} {
+		if err := AddTool(New(Options{}), ToolSpec{Name: "point", Description: "d", Schemas: &saved}, pointTool); err != nil {
+			t.Errorf("%+v: %v", saved, err)
+		}
+	}
+}
