@@ -169,3 +169,44 @@ func TestSavedSchemasThatWouldBreakTheListingAreRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentFirstCallsWithSavedSchemasAgree(t *testing.T) {
+	// The validator is built at the first call, which many calls may make
+	// at once: each must see the same build, a failed one included, and
+	// a failure must stay one for every later call.
+	good := pointSchemas(t)
+	srv := New(Options{Logger: zerolog.Nop()})
+	if err := AddTool(srv, ToolSpec{Name: "point", Description: "d", Schemas: &good}, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	bad := good
+	if err := AddTool(srv, ToolSpec{Name: "bad", Description: "d", Level: security.Write, Targets: []string{"x"}, Schemas: &bad}, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	const n = 16
+	type answer struct {
+		tool string
+		res  *CallToolResult
+	}
+	answers := make(chan answer, 2*n)
+	for range n {
+		for _, call := range [...]struct{ tool, args string }{{"point", `{"x":200,"y":1}`}, {"bad", `{"x":1,"y":1}`}} {
+			go func() {
+				res, _ := srv.CallTool(context.Background(), call.tool, json.RawMessage(call.args))
+				answers <- answer{call.tool, res}
+			}()
+		}
+	}
+	want := map[string]string{"point": `"x" must be at most 100, got 200`, "bad": "internal error"}
+	for range 2 * n {
+		a := <-answers
+		if !a.res.IsError || !strings.Contains(callText(t, a.res), want[a.tool]) {
+			t.Fatalf("a first call of %s: %+v, want an error saying %q", a.tool, a.res, want[a.tool])
+		}
+	}
+	for range 2 {
+		if res, _ := srv.CallTool(context.Background(), "bad", json.RawMessage(`{"x":1,"y":1}`)); !res.IsError || !strings.Contains(callText(t, res), "internal error") {
+			t.Fatalf("a call after the failed build: %+v", res)
+		}
+	}
+}
