@@ -207,12 +207,19 @@ func names(tools []*tool) string {
 }
 
 // Tools returns the descriptions of the tools the server serves, in the
-// order tools/list gives them.
+// order tools/list gives them. They are the caller's to change.
 func (s *Server) Tools() []Tool {
 	visible := s.tools.visible(s.opts.maxLevel())
 	out := make([]Tool, len(visible))
 	for i, t := range visible {
 		out[i] = t.info
+		// The schemas are copied: saved ones share the bytes of their
+		// strings (constants, in memory a write faults on), which the
+		// first call reads again, and reflected ones the validator's. The
+		// annotations' hints are pointers, made anew.
+		out[i].InputSchema = bytes.Clone(t.info.InputSchema)
+		out[i].OutputSchema = bytes.Clone(t.info.OutputSchema)
+		out[i].Annotations = t.spec.Annotations()
 	}
 	return out
 }

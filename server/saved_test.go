@@ -210,3 +210,36 @@ func TestConcurrentFirstCallsWithSavedSchemasAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestToolsGivesSchemasTheCallerOwns(t *testing.T) {
+	// Saved schemas are listed from the bytes of their strings, which may
+	// be constants in read-only memory, where a write faults; and the
+	// server reads them again at the first call. What Tools returns is the
+	// caller's to change.
+	saved := pointSchemas(t)
+	want := SavedSchemas{Input: strings.Clone(saved.Input), Output: strings.Clone(saved.Output)}
+	var logs bytes.Buffer
+	srv := New(Options{Logger: zerolog.New(&logs)})
+	if err := AddTool(srv, ToolSpec{Name: "point", Description: "d", Schemas: &saved}, pointTool); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range srv.Tools() {
+		for _, schema := range []json.RawMessage{tool.InputSchema, tool.OutputSchema} {
+			for i := range schema {
+				schema[i] = ' '
+			}
+		}
+	}
+	if saved != want {
+		t.Fatalf("a change to what Tools returned changed the saved schemas:\n %+v", saved)
+	}
+	if got := srv.Tools()[0]; string(got.InputSchema) != want.Input || string(got.OutputSchema) != want.Output {
+		t.Fatalf("a change to what Tools returned changed the server's tools: %s %s", got.InputSchema, got.OutputSchema)
+	}
+	if res, _ := srv.CallTool(context.Background(), "point", json.RawMessage(`{"x":1,"y":2}`)); res.IsError {
+		t.Fatalf("%+v", res)
+	}
+	if strings.Contains(logs.String(), "differs") {
+		t.Errorf("the saved schema was taken for stale: %s", logs.String())
+	}
+}
