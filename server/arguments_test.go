@@ -37,7 +37,14 @@ var argumentCases = []struct {
 	{`{"text":"x","text":"y"}`, false},                                      // a name given twice
 	{`{"text":"x","map":{"k":1,"k":2}}`, false},                             // a name given twice inside
 	{`{"text":"1","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8}`, false}, // more members than the reader keeps
-	{`{"n":3}`, true}, // text missing
+	{`{"n":3}`, true},                       // text missing
+	{`{"t\u0065xt":"x","\u006e":2}`, true},  // escaped names
+	{`{"text":"x","t\u0065xt":"y"}`, false}, // a name given twice, once escaped
+	{`{"text":"x","any":[1e400,-0,-0.0,123456789012345678901234567890,1E-400]}`, true}, // numbers kept as written
+	{`{"text":"x","n":1e400}`, true}, // too large for the field
+	{`{"text":"x","n":-0}`, true},
+	{`{"text":"\ud800\udc00 \udc00 \ud800x \u2028\/"}`, true}, // surrogates, paired and lone
+	{`{"text":"x","__proto__":{"n":1},"constructor":null}`, true},
 }
 
 // argsEnv serves a tool that returns its decoded arguments.
