@@ -65,6 +65,10 @@ func retryPolicy(sleep func(context.Context, time.Duration) error) Policy {
 				if !c.willRetry(err) {
 					return res, err
 				}
+				// What the failed try reserved held data it dropped; the
+				// next try reserves its own. Kept, it would add up over the
+				// tries, to the whole budget, which other calls wait for.
+				c.releaseMemory()
 				d := retryBase << (n - 1)
 				d = d/2 + rand.N(d/2+1) // jitter, so that retries of many calls spread out
 				if sleep(ctx, d) != nil {

@@ -109,3 +109,41 @@ func TestATimeoutIsNeverRetried(t *testing.T) {
 		t.Fatalf("tries %d: %+v", tries, res)
 	}
 }
+
+func TestATryGivesBackTheMemoryItReservedBeforeTheNext(t *testing.T) {
+	// Each try reserves what it reads; a failed try's data is dropped, so
+	// the next must not hold it too: three tries of 400 bytes hold 400
+	// bytes, not 1200 (or, capped, the whole budget, which other calls
+	// would wait for).
+	srv := New(Options{MemoryBudget: 1000})
+	srv.sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	var held []int64
+	tries := 0
+	if err := AddTool(srv, ToolSpec{Name: "f", Description: "d", Level: security.Read}, func(ctx context.Context, call *Call, in flakyArgs) (flakyOut, error) {
+		tries++
+		if err := call.Reserve(ctx, 400); err != nil {
+			return flakyOut{}, err
+		}
+		call.mu.Lock()
+		held = append(held, call.reserved)
+		call.mu.Unlock()
+		if tries <= in.Fail {
+			return flakyOut{}, Transient(errors.New("the file is busy"))
+		}
+		return flakyOut{Tries: tries}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := srv.CallTool(context.Background(), "f", json.RawMessage(`{"fail":2}`))
+	if res.IsError {
+		t.Fatalf("%+v", res)
+	}
+	for i, n := range held {
+		if n != 400 {
+			t.Errorf("try %d held %d bytes, want 400", i+1, n)
+		}
+	}
+	if !srv.budget.TryAcquire(1000) {
+		t.Fatal("the budget was not given back whole after the call")
+	}
+}
