@@ -93,7 +93,7 @@ const defaultMemoryLimitMiB = 192
 // maxMiB is the most MiB a flag may give: more would not fit in the
 // int64 bytes that the server and the runtime take, and shifting it to
 // bytes would wrap around to a small or negative size.
-const maxMiB = math.MaxInt64 >> 20
+const maxMiB int64 = math.MaxInt64 >> 20
 
 // version is the module version the binary was built from.
 func version() string {

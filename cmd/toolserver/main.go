@@ -145,7 +145,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			fmt.Fprintf(stderr, "toolserver: --memory-limit-mib %d must not be negative (0: no limit)\n", cfg.memoryLimitMiB)
 			return exitUsage
 		}
-		if cfg.memoryLimitMiB > maxMiB {
+		if int64(cfg.memoryLimitMiB) > maxMiB {
 			fmt.Fprintf(stderr, "toolserver: --memory-limit-mib %d is too large; the most is %d\n", cfg.memoryLimitMiB, maxMiB)
 			return exitUsage
 		}

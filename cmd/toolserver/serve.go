@@ -54,7 +54,7 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	if cfg.memoryBudgetMiB < 1 {
 		return nil, nil, fmt.Errorf("--memory-budget-mib %d must be at least 1", cfg.memoryBudgetMiB)
 	}
-	if cfg.memoryBudgetMiB > maxMiB {
+	if int64(cfg.memoryBudgetMiB) > maxMiB {
 		return nil, nil, fmt.Errorf("--memory-budget-mib %d is too large; the most is %d", cfg.memoryBudgetMiB, maxMiB)
 	}
 	if cfg.maxInFlight < 1 {
