@@ -1,6 +1,8 @@
 package fs
 
 import (
+	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -256,23 +258,29 @@ func appendMiddle(ops []diffOp, a, b []string, offA, offB int) []diffOp {
 	if n == 0 || m == 0 {
 		return appendReplace(ops, n, m, offA, offB)
 	}
-	// Compare lines by number rather than by text.
-	ids := make(map[string]int, n+m)
-	ai, bi := make([]int, n), make([]int, m)
+	// Lines are compared by a hash first, and by their text only when the
+	// hashes agree: eight bytes a line, where a table of line numbers took
+	// some fifty.
+	seed := maphash.MakeSeed()
+	ha, hb := make([]uint64, n), make([]uint64, m)
 	for i, l := range a {
-		ai[i] = lineID(ids, l)
+		ha[i] = maphash.String(seed, l)
 	}
 	for j, l := range b {
-		bi[j] = lineID(ids, l)
+		hb[j] = maphash.String(seed, l)
 	}
+	same := func(x, y int) bool { return ha[x] == hb[y] && a[x] == b[y] }
 
 	// v[k+off] is the furthest x reached on diagonal k = x-y; trace keeps
 	// v's live part (diagonals -d..d) after each step d for the way back.
-	off := n + m
+	// The search stops at maxDiffCost, so v needs no more diagonals than
+	// that, whatever the texts' length.
+	dmax := min(n+m, maxDiffCost)
+	off := dmax + 1
 	v := make([]int, 2*off+2)
 	var trace [][]int
 	found := -1
-	for d := 0; d <= min(n+m, maxDiffCost); d++ {
+	for d := 0; d <= dmax; d++ {
 		for k := -d; k <= d; k += 2 {
 			var x int
 			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
@@ -281,7 +289,7 @@ func appendMiddle(ops []diffOp, a, b []string, offA, offB int) []diffOp {
 				x = v[off+k-1] + 1 // right: a delete
 			}
 			y := x - k
-			for x < n && y < m && ai[x] == bi[y] {
+			for x < n && y < m && same(x, y) {
 				x++
 				y++
 			}
@@ -303,8 +311,9 @@ func appendMiddle(ops []diffOp, a, b []string, offA, offB int) []diffOp {
 		return appendReplace(ops, n, m, offA, offB)
 	}
 
-	// Walk back from (n, m) to (0, 0), collecting the script in reverse.
-	rev := make([]diffOp, 0, n+m)
+	// Walk back from (n, m) to (0, 0), appending the script in reverse,
+	// then turn what was appended around.
+	start := len(ops)
 	x, y := n, m
 	for d := found; d > 0; d-- {
 		prev := trace[d-1] // diagonals -(d-1)..d-1, at index k+d-1
@@ -321,24 +330,22 @@ func appendMiddle(ops []diffOp, a, b []string, offA, offB int) []diffOp {
 		for x > px && y > py {
 			x--
 			y--
-			rev = append(rev, diffOp{opEqual, offA + x, offB + y})
+			ops = append(ops, diffOp{opEqual, offA + x, offB + y})
 		}
 		if x == px {
 			y--
-			rev = append(rev, diffOp{opInsert, offA + x, offB + y})
+			ops = append(ops, diffOp{opInsert, offA + x, offB + y})
 		} else {
 			x--
-			rev = append(rev, diffOp{opDelete, offA + x, offB + y})
+			ops = append(ops, diffOp{opDelete, offA + x, offB + y})
 		}
 	}
 	for x > 0 && y > 0 {
 		x--
 		y--
-		rev = append(rev, diffOp{opEqual, offA + x, offB + y})
+		ops = append(ops, diffOp{opEqual, offA + x, offB + y})
 	}
-	for i := len(rev) - 1; i >= 0; i-- {
-		ops = append(ops, rev[i])
-	}
+	slices.Reverse(ops[start:])
 	return ops
 }
 
@@ -352,16 +359,6 @@ func appendReplace(ops []diffOp, n, m, offA, offB int) []diffOp {
 		ops = append(ops, diffOp{opInsert, offA + n, offB + j})
 	}
 	return ops
-}
-
-// lineID returns the number of line l in ids, adding it if new.
-func lineID(ids map[string]int, l string) int {
-	id, ok := ids[l]
-	if !ok {
-		id = len(ids)
-		ids[l] = id
-	}
-	return id
 }
 
 // maxDiffBytes is the most of a diff edit_file returns, 64 KiB (less when

@@ -503,12 +503,18 @@ func leadingSpace(s string) string {
 
 // diffStat counts the lines a unified diff adds and removes.
 func diffStat(diff string) (added, removed int) {
-	for i, l := range strings.SplitAfter(diff, "\n") {
+	for i := 0; diff != ""; i++ {
+		l := diff
+		if j := strings.IndexByte(diff, '\n'); j >= 0 {
+			l, diff = diff[:j+1], diff[j+1:]
+		} else {
+			diff = ""
+		}
 		switch {
 		case i < 2: // the "---" and "+++" headers
-		case strings.HasPrefix(l, "+"):
+		case l[0] == '+':
 			added++
-		case strings.HasPrefix(l, "-"):
+		case l[0] == '-':
 			removed++
 		}
 	}
