@@ -118,20 +118,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		specs[1] = Spec{Label: "baseline", Argv: cfg.baseline}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-	defer cancel()
-	log := stderr
-	if cfg.quiet {
-		log = io.Discard
-	}
-	res, err := run(ctx, specs, cfg.opts, log)
-	if err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
-		}
-		fmt.Fprintln(stderr, "toolbench:", err)
+	res, ok := measured(cfg, stderr, func(ctx context.Context, log io.Writer) (*Results, error) {
+		return run(ctx, specs, cfg.opts, log)
+	})
+	if !ok {
 		return 1
 	}
 	rep := Report{
@@ -279,4 +269,27 @@ Flags:
 		}
 	}
 	return cfg, nil
+}
+
+// measured runs measure until an interrupt or cfg.timeout, with its
+// progress on stderr unless cfg.quiet, and reports its error there: ok is
+// false when it failed.
+func measured[T any](cfg config, stderr io.Writer, measure func(ctx context.Context, log io.Writer) (T, error)) (_ T, ok bool) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	defer cancel()
+	log := stderr
+	if cfg.quiet {
+		log = io.Discard
+	}
+	res, err := measure(ctx, log)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
+		}
+		fmt.Fprintln(stderr, "toolbench:", err)
+		return res, false
+	}
+	return res, true
 }

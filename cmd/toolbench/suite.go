@@ -12,11 +12,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -403,13 +401,7 @@ func suiteRead(ctx context.Context, specs []Spec, p suitePlan, path string, o Op
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
-	build := make([]requestFunc, len(ss))
-	for t, s := range ss {
-		build[t] = tpl.appendLine
-		if s.spec.Floor {
-			build[t] = floorReadLine(path)
-		}
-	}
+	build := builds(ss, tpl.appendLine, floorReadLine(path))
 	if err := probe(ss, build, want, o.Stall); err != nil {
 		return nil, err
 	}
@@ -422,6 +414,25 @@ func suiteRead(ctx context.Context, specs []Spec, p suitePlan, path string, o Op
 			build[t] = func(dst []byte, id int64) []byte { return appendPadLine(dst, id, size) }
 		}
 	}
+	return suiteRounds(ctx, ss, specs, build, n, o)
+}
+
+// builds returns each session's request: the floor's for the floor, the
+// server's for the others.
+func builds(ss []*session, server, floor requestFunc) []requestFunc {
+	build := make([]requestFunc, len(ss))
+	for t, s := range ss {
+		build[t] = server
+		if s.spec.Floor {
+			build[t] = floor
+		}
+	}
+	return build
+}
+
+// suiteRounds measures n round trips of each session's request, in rounds
+// of a tenth at most, and summarises them by target.
+func suiteRounds(ctx context.Context, ss []*session, specs []Spec, build []requestFunc, n int, o Options) (map[string]Summary, error) {
 	samples, err := latencyRounds(ctx, ss, build, max(1, min(o.Warmup, n/10)), n, max(1, min(o.Round, n/10)), o.RoundWarm)
 	if err != nil {
 		return nil, err
@@ -439,14 +450,7 @@ func suiteThroughput(ctx context.Context, specs [3]Spec, o Options) (_ map[strin
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
-	build := make([]requestFunc, len(ss))
-	for t, s := range ss {
-		build[t] = tpl.appendLine
-		if s.spec.Floor {
-			build[t] = floorReadLine("1k.txt")
-		}
-	}
-	cps, err := throughputRounds(ctx, ss, build, o)
+	cps, err := throughputRounds(ctx, ss, builds(ss, tpl.appendLine, floorReadLine("1k.txt")), o)
 	if err != nil {
 		return nil, err
 	}
@@ -501,21 +505,11 @@ func suiteList(ctx context.Context, specs []Spec, o Options) (_ map[string]Summa
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, closeAll(ss, err != nil)) }()
-	build := make([]requestFunc, len(ss))
-	for t, s := range ss {
-		build[t] = tpl.appendLine
-		if s.spec.Floor {
-			build[t] = floorListLine(manyDir)
-		}
-	}
+	build := builds(ss, tpl.appendLine, floorListLine(manyDir))
 	if err := probe(ss, build, nil, o.Stall); err != nil {
 		return nil, fmt.Errorf("the listings differ: %w", err)
 	}
-	samples, err := latencyRounds(ctx, ss, build, max(1, min(o.Warmup, o.ListN/10)), o.ListN, max(1, min(o.Round, o.ListN/10)), o.RoundWarm)
-	if err != nil {
-		return nil, err
-	}
-	return summaries(specs, samples), nil
+	return suiteRounds(ctx, ss, specs, build, o.ListN, o)
 }
 
 // suiteWrite measures write_file of n MiB against the floor's write, and
@@ -651,20 +645,10 @@ const suiteRoundWarm = 10 * time.Millisecond
 // suiteMain runs the suite that cfg names and prints its table (or JSON):
 // the exit code of realMain.
 func suiteMain(cfg config, self, cpus string, pinned bool, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-	defer cancel()
-	log := stderr
-	if cfg.quiet {
-		log = io.Discard
-	}
-	figures, err := runSuite(ctx, cfg, self, log)
-	if err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
-		}
-		fmt.Fprintln(stderr, "toolbench:", err)
+	figures, ok := measured(cfg, stderr, func(ctx context.Context, log io.Writer) (*SuiteFigures, error) {
+		return runSuite(ctx, cfg, self, log)
+	})
+	if !ok {
 		return 1
 	}
 	rep := SuiteReport{
