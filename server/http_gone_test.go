@@ -45,12 +45,5 @@ func TestHTTPClientGoneMidAnswer(t *testing.T) {
 		t.Fatalf("after: %d %s", r.status, r.body)
 	}
 	ts.Client().CloseIdleConnections()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before+2 {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("goroutines: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitForGoroutines(t, before)
 }

@@ -409,14 +409,7 @@ func TestHTTPLeavesNoGoroutines(t *testing.T) {
 		post(t, ts, "POST", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"steps","arguments":{"text":"done"},"_meta":{"progressToken":"tok"}}}`, nil)
 	}
 	ts.Client().CloseIdleConnections()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before+2 {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("goroutines: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitForGoroutines(t, before)
 }
 
 // TestHTTPModernHeadersAndStatuses: a request of MCP 2026-07-28 over HTTP
@@ -487,5 +480,20 @@ func TestHTTPLoopGuardHoldsAcrossRequests(t *testing.T) {
 		if r.status != 200 || refused != (i == 3) {
 			t.Fatalf("call %d: %d %s", i, r.status, r.body)
 		}
+	}
+}
+
+// waitForGoroutines fails t unless, within five seconds, no more than two
+// goroutines are running beyond the before counted at its start: the
+// exchanges it made have left nothing behind.
+func waitForGoroutines(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+2 {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("goroutines: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -1,5 +1,7 @@
 package toolcall
 
+import "cmp"
+
 // decimal is the exact value of a JSON number literal: ±0.digits × 10^exp,
 // with digits free of leading and trailing zeros (empty for zero). Two
 // literals compare, and a literal is known to be whole, from the digits
@@ -108,12 +110,12 @@ func (d decimal) sign() int {
 func (d decimal) cmp(o decimal) int {
 	sd, so := d.sign(), o.sign()
 	if sd != so || sd == 0 {
-		return cmpInt(sd, so)
+		return cmp.Compare(sd, so)
 	}
 	m := 0
 	switch {
 	case d.exp != o.exp:
-		m = cmpInt64(d.exp, o.exp)
+		m = cmp.Compare(d.exp, o.exp)
 	case d.digits < o.digits:
 		m = -1
 	case d.digits > o.digits:
@@ -125,24 +127,4 @@ func (d decimal) cmp(o decimal) int {
 // isInt reports whether d has no fraction.
 func (d decimal) isInt() bool {
 	return d.digits == "" || int64(len(d.digits)) <= d.exp
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
