@@ -84,6 +84,9 @@ const (
 	// TooManyOpen is an operation that needed a file descriptor when the
 	// server (EMFILE) or the system (ENFILE) had none left.
 	TooManyOpen
+	// Locked is a change that waited for another writer of the same file
+	// until its time ran out (Sandbox.LockWrite).
+	Locked
 )
 
 // reasonNames are the String forms of the reasons, indexed by Reason.
@@ -118,6 +121,7 @@ var reasonNames = [...]string{
 	ReadOnlyRoot:  "read_only_root",
 	FileTooLarge:  "file_too_large",
 	TooManyOpen:   "too_many_open_files",
+	Locked:        "locked",
 }
 
 // String returns the reason's name in snake case, such as "escapes_root".

@@ -130,7 +130,10 @@ func NewRoots(roots []Root, opts SandboxOptions) (*Sandbox, error) {
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("a sandbox needs at least one root")
 	}
-	s := &Sandbox{limits: opts.Limits.WithDefaults(), lang: opts.Lang}
+	s := &Sandbox{limits: opts.Limits.WithDefaults(), lang: opts.Lang, locks: opts.Locks}
+	if s.locks == nil {
+		s.locks = NewLocks()
+	}
 	seen := map[string]string{}
 	for _, r := range roots {
 		if r.Fs == nil {

@@ -29,6 +29,7 @@ type Sandbox struct {
 	roots  []*sbRoot // in the order given; the first takes plain paths
 	limits Limits
 	lang   i18n.Lang
+	locks  *Locks // the write locks (LockWrite)
 }
 
 // SandboxOptions configure NewSandbox and NewRoots.
@@ -40,6 +41,9 @@ type SandboxOptions struct {
 	Limits Limits
 	// Lang is the language of PathError messages; English if unknown.
 	Lang i18n.Lang
+	// Locks are the write locks of LockWrite, which every sandbox of a
+	// process should share; nil gives the sandbox locks of its own.
+	Locks *Locks
 }
 
 // NewSandbox returns a sandbox over one root, fsys, which is a *RootFs in

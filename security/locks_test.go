@@ -1,0 +1,108 @@
+package security
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestLockWriteExcludesAWriterOfTheSameFileUntilReleased(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/f.txt", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rfs, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rfs.Close()
+	sb := NewSandbox(rfs, SandboxOptions{HostRoot: dir})
+	unlock, err := sb.LockWrite(context.Background(), "f.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	var mu sync.Mutex
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// The same file spelt another way waits too.
+		u, err := sb.LockWrite(context.Background(), "./sub/../f.txt")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		order = append(order, "second")
+		mu.Unlock()
+		u()
+	}()
+	time.Sleep(20 * time.Millisecond)
+	mu.Lock()
+	order = append(order, "first")
+	mu.Unlock()
+	unlock()
+	<-done
+	if strings.Join(order, ",") != "first,second" {
+		t.Fatalf("order %v", order)
+	}
+	// Another file is not held up.
+	u, err := sb.LockWrite(context.Background(), "g.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u()
+}
+
+func TestLockWriteGivesUpBeforeTheDeadlineWithASentenceNamingTheFile(t *testing.T) {
+	sb := NewSandbox(mustRoot(t), SandboxOptions{})
+	unlock, err := sb.LockWrite(context.Background(), "f.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err = sb.LockWrite(ctx, "g.txt", "f.txt")
+	var pe *PathError
+	if !errors.As(err, &pe) || pe.Reason != Locked {
+		t.Fatalf("err = %v, want a PathError of reason Locked", err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the wait ran to the deadline; it should leave the caller time to answer")
+	}
+	if msg := err.Error(); !strings.Contains(msg, `"f.txt"`) || !strings.Contains(msg, "another writer") {
+		t.Fatalf("message %q", msg)
+	}
+	// g.txt was let go again.
+	u, err := sb.LockWrite(context.Background(), "g.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u()
+}
+
+func TestLockWriteReturnsTheCancellationOfTheCall(t *testing.T) {
+	sb := NewSandbox(mustRoot(t), SandboxOptions{})
+	unlock, _ := sb.LockWrite(context.Background(), "f.txt")
+	defer unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	if _, err := sb.LockWrite(ctx, "f.txt"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func mustRoot(t *testing.T) *RootFs {
+	t.Helper()
+	rfs, err := OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rfs.Close() })
+	return rfs
+}
