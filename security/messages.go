@@ -199,8 +199,8 @@ var catalog = [...]struct{ en, zh string }{
 		`{path} is in the read-only root {1}, where nothing can be changed; write in {2} instead`,
 		`{path} 位于只读根目录 {1} 中，其中的内容都不能修改；请改为写入 {2}`},
 	msgLocked: {
-		`{path} is being changed by another writer, which held it for all of {1}; nothing was changed: try again shortly`,
-		`{path} 正被另一个写入者修改，它在全部 {1} 内一直占用该文件；没有做任何修改：请稍后重试`},
+		`another writer holds {path}; gave up after {1} and changed nothing: try again shortly`,
+		`另一个写入者占用着 {path}；等待 {1} 后放弃，未做任何修改：请稍后重试`},
 	msgReadOnlyAll: {
 		`{path} is in the read-only root {1}; nothing can be changed there`,
 		`{path} 位于只读根目录 {1} 中；那里的内容都不能修改`},

@@ -9,45 +9,39 @@ import (
 )
 
 // startCall is the reader's part of a tools/call, in this order: resolve
-// the tool and read the params (resolve.go); register the call by its id;
-// admit it, in arrival order (the loop guard, the limits and a place in
-// line on each target); then take a slot and hand it to a worker
-// (worker.go). A request refused on the way never reaches a limit or a
-// slot.
-func (s *session) startCall(env envelope, e era) {
+// the tool and read the params (resolve.go); register the call by its id
+// in its session; admit it, in arrival order (the loop guard, the limits
+// and a place in line on each target); then take a slot and run it, or
+// wait in line for one (worker.go). A request refused on the way never
+// reaches a limit or a slot.
+func (s *Server) startCall(r *request) {
 	received := time.Now()
-	c, werr := s.newCall(env, received)
-	c.modern, c.logLevel, c.capabilities = e.modern, e.logLevel, e.capabilities
+	c, werr := s.newCall(r, received)
+	c.modern, c.logLevel, c.capabilities = r.era.modern, r.era.logLevel, r.era.capabilities
 	if werr != nil {
 		s.refuseParams(c, werr)
 		return
 	}
-	c.ctx, c.cancel = context.WithCancel(s.base)
-	s.mu.Lock()
-	_, dup := s.inflight[c.key]
-	if !dup {
-		s.inflight[c.key] = c
+	c.ctx, c.cancel = context.WithCancel(r.ctx)
+	if sess := r.sess; sess != nil {
+		if !sess.register(c) {
+			c.cancel()
+			r.fail(jsonrpc2.CodeInvalidRequest, fmt.Sprintf(
+				"Invalid Request: id %s belongs to a call still in progress; use a new id for each request", shorten(r.env.id, 24)))
+			return
+		}
+		if !sess.begin() {
+			sess.forget(c)
+			c.cancel()
+			r.fail(jsonrpc2.CodeInternalError, "the server is shutting down and takes no new calls")
+			return
+		}
+	} else {
+		// Without a session, the request's end is the client leaving: no
+		// response is due any more, and nothing more is sent about it.
+		c.leave = context.AfterFunc(r.ctx, c.cancelByClient)
 	}
-	s.mu.Unlock()
-	if dup {
-		c.cancel()
-		s.writeError(env.id, jsonrpc2.CodeInvalidRequest, fmt.Sprintf(
-			"Invalid Request: id %s belongs to a call still in progress; use a new id for each request", shorten(env.id, 24)))
-		return
-	}
-	s.workMu.Lock()
-	draining := s.draining
-	if !draining {
-		s.running.Add(1)
-	}
-	s.workMu.Unlock()
-	if draining {
-		s.forget(c)
-		c.cancel()
-		s.writeError(env.id, jsonrpc2.CodeInternalError, "the server is shutting down and takes no new calls")
-		return
-	}
-	if s.srv.listeners.stages {
+	if s.listeners.stages {
 		c.mu.Lock()
 		parsed := callEvent{kind: eventStage, stage: stageParse, begin: received, end: time.Now()}
 		c.emit(&parsed)
@@ -57,53 +51,48 @@ func (s *session) startCall(env envelope, e era) {
 		s.refuse(c, err)
 		return
 	}
-	if s.takeSlot() {
-		s.run(c)
-		return
-	}
-	// Every slot is taken, or calls wait already: the call waits in line
-	// (queue.go), and the reader reads on.
-	s.workMu.Lock()
-	err := s.queue.push(c)
-	s.workMu.Unlock()
-	if err != nil {
-		s.paths.release(c)
-		s.refuse(c, err)
-	}
+	s.schedule(c)
 }
 
-// takeSlot takes a free slot for a call that has just been admitted,
-// unless calls wait in line already: they go first.
-func (s *session) takeSlot() bool {
+// register records c among the session's calls in flight, by its id,
+// unless a call with that id is in flight already.
+func (s *session) register(c *Call) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.inflight[c.key]; dup {
+		return false
+	}
+	s.inflight[c.key] = c
+	return true
+}
+
+// begin counts a call of the session as running, unless the session is
+// draining.
+func (s *session) begin() bool {
 	s.workMu.Lock()
 	defer s.workMu.Unlock()
-	if len(s.queue.calls) > 0 {
+	if s.draining {
 		return false
 	}
-	select {
-	case s.slots <- struct{}{}:
-		return true
-	default:
-		return false
-	}
+	s.running.Add(1)
+	return true
 }
 
 // refuse answers an admitted call that will not run.
-func (s *session) refuse(c *Call, err error) {
+func (s *Server) refuse(c *Call, err error) {
 	s.answer(c, nil, err)
-	c.cancel()
-	s.running.Done()
+	c.finish()
 }
 
-// admit applies the policies that decide in the reader, because they are
-// about arrival order: the loop guard ("the same call back to back"), the
-// limits (the session's count and rate) and the call's place in line on
+// admit applies the policies that decide on arrival, because they are
+// about arrival order: the loop guard ("the same call back to back") and
+// the limits of the call's principal, and the call's place in line on
 // each of its targets. See policy.go for where they stand among the rest.
-func (s *session) admit(c *Call) error {
-	if err := s.guard.admit(c); err != nil {
+func (s *Server) admit(c *Call) error {
+	if err := c.who.guard.admit(c); err != nil {
 		return err
 	}
-	if err := s.limiter.admit(c.Lang()); err != nil {
+	if err := c.who.limiter.admit(c.Lang()); err != nil {
 		return err
 	}
 	s.paths.admit(c)
@@ -111,7 +100,7 @@ func (s *session) admit(c *Call) error {
 }
 
 // refuseParams answers a tools/call whose params MCP calls invalid.
-func (s *session) refuseParams(c *Call, werr *wireError) {
+func (s *Server) refuseParams(c *Call, werr *wireError) {
 	c.mu.Lock()
 	parsed := callEvent{kind: eventStage, stage: stageParse, begin: c.received, end: time.Now(), err: refusal(werr.message)}
 	c.emit(&parsed)
@@ -119,16 +108,5 @@ func (s *session) refuseParams(c *Call, werr *wireError) {
 	answered := callEvent{kind: eventAnswered, status: "invalid_params", text: werr.message}
 	c.emit(&answered)
 	c.mu.Unlock()
-	s.writeError(c.ID, werr.code, werr.message)
-}
-
-// forget removes a call from the calls in flight and reports whether the
-// client cancelled it.
-func (s *session) forget(c *Call) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.inflight[c.key] == c {
-		delete(s.inflight, c.key)
-	}
-	return c.cancelled
+	_ = c.out.respond(appendError(nil, c.ID, werr.code, werr.message, nil), werr.code)
 }

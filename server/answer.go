@@ -15,18 +15,18 @@ import (
 
 // answer sends a call's result, unless the client cancelled the call or
 // it was answered already (by its timer, or the other way round).
-func (s *session) answer(c *Call, res *CallToolResult, err error) {
-	if line, status := pendingAnswer(c, err); line != nil {
+func (s *Server) answer(c *Call, res *CallToolResult, err error) {
+	if line, status, code := pendingAnswer(c, err); line != nil {
 		// A confirmation to ask, or a JSON-RPC error of the call (mrtr.go).
-		cancelled := s.forget(c)
+		cancelled := c.settle()
 		if !c.close(&callEvent{status: status, result: ErrorResult(string(line))}, err) || cancelled {
 			return
 		}
-		_ = c.out.send(line)
+		_ = c.out.respond(line, code)
 		return
 	}
-	res, status := s.srv.outcome(c, res, err)
-	cancelled := s.forget(c)
+	res, status := s.outcome(c, res, err)
+	cancelled := c.settle()
 	var l line
 	if cancelled {
 		status = "cancelled"
@@ -34,7 +34,7 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 		var encErr error
 		var si []byte
 		if c.modern {
-			si = s.srv.serverInfo
+			si = s.serverInfo
 		}
 		// Everything that can fail is encoded here, before a byte is
 		// sent: a large text, image or sound is only copied or encoded
@@ -57,32 +57,33 @@ func (s *session) answer(c *Call, res *CallToolResult, err error) {
 	switch {
 	case cancelled:
 	case pieces == nil:
-		_ = c.out.send(l.frame)
+		_ = c.out.respond(l.frame, 0)
 	default:
 		_ = c.out.sendLine(pieces)
 	}
 }
 
 // pendingAnswer returns the response line of a call whose answer is not
-// a result of the tool: a question for the user (input_required) or a
-// JSON-RPC error; nil otherwise.
-func pendingAnswer(c *Call, err error) ([]byte, string) {
+// a result of the tool, with its JSON-RPC error code (0 for none): a
+// question for the user (input_required) or a JSON-RPC error; nil
+// otherwise.
+func pendingAnswer(c *Call, err error) ([]byte, string, int64) {
 	if err == nil {
-		return nil, ""
+		return nil, "", 0
 	}
 	var ir *inputRequired
 	var ce *callError
 	switch {
 	case errors.As(err, &ir):
-		return appendInputRequired(nil, c.ID, ir), "input_required"
+		return appendInputRequired(nil, c.ID, ir), "input_required", 0
 	case errors.As(err, &ce):
 		var data any
 		if ce.data != nil {
 			data = ce.data
 		}
-		return appendError(nil, c.ID, ce.code, ce.message, data), "error"
+		return appendError(nil, c.ID, ce.code, ce.message, data), "error", ce.code
 	}
-	return nil, ""
+	return nil, "", 0
 }
 
 // outcome turns what the policies and the tool returned into the result

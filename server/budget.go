@@ -50,8 +50,8 @@ func (c *Call) Reserve(ctx context.Context, n int64) error {
 		n = min(held+n, c.srv.opts.MemoryBudget)
 		var err error
 		wait := func() { err = b.Acquire(ctx, n) }
-		if c.sess != nil {
-			c.sess.withoutSlot(wait)
+		if c.slot {
+			c.srv.withoutSlot(wait)
 		} else {
 			wait()
 		}

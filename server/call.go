@@ -43,11 +43,16 @@ type Call struct {
 	traceParent, traceState string
 
 	srv    *Server
-	sess   *session // nil outside a session
-	out    peer     // where its response and notifications go; nil outside a session
+	sess   *session   // the session it came in; nil for a request of its own (HTTP) or outside the protocol
+	who    *principal // whose limits and loop guard it counts against
+	out    peer       // where its response and notifications go; nil outside the protocol
 	ctx    context.Context
 	cancel context.CancelFunc
-	key    string // the id as a key of the session's calls in flight
+	key    string      // the id as a key of the session's calls in flight
+	trace  string      // the trace id of its log lines: its session's, or its own
+	leave  func() bool // stops the watch on its HTTP client leaving (admit.go); nil on a session
+	queued bool        // it waited in line for a slot (queue.go)
+	slot   bool        // it runs on a slot (worker.go), which it gives back while it waits
 
 	// Set by the policies on the way in.
 	tickets   []*ticket                           // its places in line (policy_order.go)
@@ -60,7 +65,7 @@ type Call struct {
 	cacheHit  atomic.Bool                         // the answer came from the cache (policy_cache.go)
 	reserved  int64                               // bytes of the memory budget it holds (budget.go); guarded by mu
 
-	cancelled bool        // by the client, so no response is due; guarded by sess.mu
+	cancelled atomic.Bool // by the client, so no response is due
 	hushed    atomic.Bool // cancelled by the client: no progress or log message either
 
 	mu       sync.Mutex // orders progress and events before the answer
@@ -101,4 +106,35 @@ func (c *Call) Lang() i18n.Lang {
 		return i18n.English
 	}
 	return c.srv.opts.Lang
+}
+
+// cancelByClient cancels the call for its client, which cancelled it or
+// left: no response is due, and nothing more is sent about it.
+func (c *Call) cancelByClient() {
+	c.cancelled.Store(true)
+	c.hushed.Store(true)
+	c.cancel()
+}
+
+// settle takes the call out of its session's calls in flight, as it is
+// answered, and reports whether its client cancelled it.
+func (c *Call) settle() bool {
+	if c.sess != nil {
+		c.sess.forget(c)
+	}
+	return c.cancelled.Load()
+}
+
+// finish gives back what an answered call held, but for its slot: its
+// places in line, its memory, its context, and its count in its session.
+func (c *Call) finish() {
+	c.srv.paths.release(c)
+	c.releaseMemory()
+	c.cancel()
+	if c.leave != nil {
+		c.leave()
+	}
+	if c.sess != nil {
+		c.sess.running.Done()
+	}
 }

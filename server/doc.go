@@ -1,18 +1,22 @@
 // Package server is a Model Context Protocol (MCP) server for tools,
-// spoken as newline-delimited JSON-RPC 2.0 over a pipe: the stdio
-// transport that agent hosts use to launch a tool server as a subprocess.
+// spoken as JSON-RPC 2.0 over stdio (newline-delimited, the transport
+// agent hosts use to launch a tool server as a subprocess) and over
+// Streamable HTTP (one message per POST, for remote use and for many
+// processes behind a balancer), in both eras of the protocol.
 //
 // A tool is a Go function over two plain structs. [AddTool] derives the
 // JSON Schemas of the arguments and of the result from the structs' tags
 // (see package schemagen), checks every call's arguments against them
 // before the function runs, and turns what comes back into an MCP result.
-// [Server.Serve] then runs one session:
+// [Server.Serve] then runs one session over stdio, and
+// [Server.HTTPHandler] serves Streamable HTTP:
 //
 //	srv := server.New(server.Options{Logger: log})
 //	if err := server.AddTool(srv, server.ToolSpec{Name: "greet", Description: "Greets someone."}, greet); err != nil {
 //		return err
 //	}
 //	return srv.Serve(ctx, os.Stdin, os.Stdout)
+//	// or: http.Handle("/mcp", srv.HTTPHandler(server.HTTPOptions{}))
 //
 // Reflecting the structs is most of what a start costs before its first
 // answer. A program with many tools can save their schemas at build time
@@ -35,34 +39,48 @@
 //
 // A tools/call goes through these files, in this order, and only this way:
 //
-//   - stdio.go: the transport reads a line, checks its size, and
-//     envelope.go checks it is one JSON-RPC request (bad lines are
-//     answered here, -32700 or -32600) and, in the same walk, finds the
-//     members of params, and of its arguments, that the era and a call
-//     are read from; the request goes to the session.
-//   - session.go: the core, which knows no transport, dispatches by
-//     method and keeps the handshake, the calls in flight and their
-//     cancellation.
-//   - resolve.go: the reader builds the [Call], once: from the members
-//     of params the envelope found, it looks the tool up, reads _meta
-//     (progress token, trace context) and the targets and dry run the
-//     tool declares. A bad request is -32602.
-//   - admit.go: still in the reader, in arrival order, the call is
-//     registered by its id and admitted by the loop guard
-//     (policy_loopguard.go), the limits (policy_limits.go) and a place in
-//     line on each target (policy_order.go); then it takes a free slot,
-//     or waits in line for one (queue.go) while the reader reads on.
-//   - worker.go: a worker runs the call through the session's handler:
-//     the policies (policy.go lists them in order, each in its own
-//     policy_*.go file, then [Options.Policies]) around the tool.
+//   - stdio.go or http.go: the transport. stdio reads a line and checks
+//     its size; HTTP passes its guards (http_guard.go: Host, Origin,
+//     token), reads the body within a deadline (http_body.go), then takes
+//     one of its places. Either way envelope.go checks it is one JSON-RPC
+//     request (bad messages are answered here, -32700 or -32600) and, in
+//     the same walk, finds the members of params, and of its arguments,
+//     that the era and a call are read from; era.go reads the era, once;
+//     the transport builds the request (request.go): what is the
+//     request's own, its era, its id, its cancellation and its peer.
+//   - methods.go: the one table of methods, by which every request is
+//     served, whatever its transport and era. A stdio request belongs to
+//     a session (session.go): the handshake, the client's roots and log
+//     level, its calls in flight by id; an HTTP request to none.
+//   - resolve.go: the Call is built, once: from the members of params
+//     the envelope found, the tool is looked up and _meta (progress
+//     token, trace context) and the targets and dry run the tool declares
+//     are read. A bad request is -32602.
+//   - admit.go: on arrival, in arrival order, the call is registered by
+//     its id and admitted by the loop guard (policy_loopguard.go) and the
+//     limits (policy_limits.go) of its principal, and a place in line on
+//     each target (policy_order.go); then it takes a free slot, or waits
+//     in line for one (queue.go) while the reader reads on.
+//   - worker.go: the call runs, on a worker of its session or on its HTTP
+//     request's goroutine, through the server's handler: the policies
+//     (policy.go lists them in order, each in its own policy_*.go file,
+//     then [Options.Policies]) around the tool.
 //   - addtool.go: the tool validates and decodes its arguments (package
 //     schemagen) and runs its function.
 //   - answer.go: what came back, a result or an error, becomes the result
-//     the model reads, and wire.go and result.go write the response line,
-//     through the session's peer (transport.go), back to stdio.go. A large
-//     result is written in pieces (line.go): its long texts, images and
-//     sounds go from the result straight into the output, a bounded
-//     buffer at a time, under the transport's output lock.
+//     the model reads, and wire.go and result.go write the response,
+//     through the request's peer (transport.go): a line on stdio.go, the
+//     JSON reply or the SSE event that ends the stream on http_peer.go. A
+//     large result is written in pieces (line.go): its long texts, images
+//     and sounds go from the result straight into the output, a bounded
+//     buffer at a time, under the peer's output lock.
+//
+// What must hold across requests is the server's, not a session's
+// (scope.go): the slots and the line, the order of changes to each
+// target, the Exclusive lock, the limits and loop guard of each
+// principal, the result cache and the memory budget. Two HTTP requests
+// are ordered, limited and kept apart exactly as two calls of one stdio
+// session are.
 //
 // All along, the call reports events (events.go: it started, each stage
 // ended, it was answered), which are the only source of the log lines
@@ -76,22 +94,24 @@
 // from itself alone (era.go): no handshake, server/discover, results
 // that carry resultType and the server's identity, log messages only when
 // the request asks, and never a request to the client. Every other
-// request is of the legacy era (2025-11-25 and before), served by the
-// session. Both take the same road; the era only changes what the reader
-// checks first and how the answer is written.
+// request is of the legacy era (2025-11-25 and before), served by its
+// session on stdio, and from itself alone over HTTP, where there is none.
+// Both take the same road; the era only changes what the reader checks
+// first, which methods the table serves, and how the answer is written.
 //
 // # Concurrency
 //
 // Protocol methods (initialize, ping, tools/list, logging/setLevel) are
-// answered in arrival order by the reader. Tool calls run concurrently, up
-// to [Options.MaxInFlight]; beyond that they wait in line for a slot
-// (queue.go), up to [Options.MaxQueued] calls and [Options.MaxQueuedBytes]
-// of arguments, and a call that finds the line full is answered at once as
-// busy, so a flood of requests costs bounded memory. The reader never waits
-// for a slot: ping and notifications/cancelled are answered however busy
-// the tools are. Responses may come out of order; clients match them by id.
+// answered in arrival order by a session's reader. Tool calls run
+// concurrently, up to [Options.MaxInFlight] in the whole server; beyond
+// that they wait in line for a slot (queue.go), up to [Options.MaxQueued]
+// calls and [Options.MaxQueuedBytes] of arguments, and a call that finds
+// the line full is answered at once as busy, so a flood of requests costs
+// bounded memory. A reader never waits for a slot: ping and
+// notifications/cancelled are answered however busy the tools are.
+// Responses may come out of order; clients match them by id.
 // notifications/cancelled cancels a call's context and suppresses its
-// response.
+// response; over HTTP, the client closing its request does.
 //
 // # Levels
 //

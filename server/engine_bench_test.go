@@ -80,7 +80,7 @@ func BenchmarkEngineOverhead(b *testing.B) {
 		for i := range b.N {
 			env := call
 			env.kind, env.id, env.key, env.method, env.params = kindRequest, ids[i], keys[i], "tools/call", params
-			s.startCall(env, era{logLevel: -1})
+			srv.startCall(&request{env: env, era: era{logLevel: -1}, out: st, sess: s, ctx: s.base, who: s.who})
 			s.running.Wait()
 		}
 		b.StopTimer()

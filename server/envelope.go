@@ -335,11 +335,19 @@ func viewString(raw []byte) (string, bool) {
 
 // shorten returns raw as text of at most n runes, marking a cut with "…".
 func shorten(raw []byte, n int) string {
-	if utf8.RuneCount(raw) <= n {
-		return string(raw)
+	// Only the first n runes are walked: raw may be a 50 MB argument.
+	cut, i := 0, 0
+	for count := 0; i < len(raw); count++ {
+		if count == n {
+			return string(raw[:cut]) + "…"
+		}
+		if count == n-1 {
+			cut = i
+		}
+		_, size := utf8.DecodeRune(raw[i:])
+		i += size
 	}
-	r := []rune(string(raw))
-	return string(r[:n-1]) + "…"
+	return string(raw)
 }
 
 // invalidUTF8 returns the offset of the first byte that is not valid

@@ -111,15 +111,6 @@ type protocolError struct {
 	data    json.RawMessage
 }
 
-// writeRPCError sends e.
-func (s *session) writeRPCError(id json.RawMessage, e *protocolError) {
-	var data any
-	if e.data != nil {
-		data = e.data
-	}
-	_ = s.out.send(appendError(nil, id, e.code, e.message, data))
-}
-
 // The caching hints of modern results: the tool list never changes while
 // the server runs, and is the same for every client.
 const (
@@ -128,39 +119,19 @@ const (
 	cacheScope        = "public"
 )
 
-// dispatchModern answers a request of the modern era, from the request
-// alone. Methods the era removed (initialize, ping, logging/setLevel) and
-// those the server does not serve are -32601.
-func (s *session) dispatchModern(env envelope, e era) {
-	switch env.method {
-	case "server/discover":
-		s.discover(env)
-	case "tools/list":
-		s.listTools(env, true)
-	case "tools/call":
-		s.startCall(env, e)
-	case "initialize", "ping", "logging/setLevel":
-		s.writeError(env.id, jsonrpc2.CodeMethodNotFound, fmt.Sprintf(
-			"Method not found: %s is not part of MCP %s; send server/discover, tools/list or tools/call", env.method, ModernVersion))
-	default:
-		s.writeError(env.id, jsonrpc2.CodeMethodNotFound, fmt.Sprintf(
-			"Method not found: %q; under MCP %s this server answers server/discover, tools/list and tools/call", env.method, ModernVersion))
-	}
-}
-
 // discover answers server/discover: the versions, the capabilities (the
 // tools alone: logging is deprecated), the instructions and how long a
 // client may keep the answer.
-func (s *session) discover(env envelope) {
+func (s *Server) discover(r *request) {
 	b := []byte(`{"resultType":"complete","supportedVersions":`)
 	b, _ = jsontext.Append(b, supportedVersions())
 	b = append(b, `,"capabilities":{"tools":{}}`...)
-	if s.srv.opts.Instructions != "" {
+	if s.opts.Instructions != "" {
 		b = append(b, `,"instructions":`...)
-		b = appendString(b, s.srv.opts.Instructions)
+		b = appendString(b, s.opts.Instructions)
 	}
 	b = append(b, fmt.Sprintf(`,"ttlMs":%d,"cacheScope":%q,"_meta":{`, discoverTTLMillis, cacheScope)...)
-	b = appendServerInfo(b, s.srv.serverInfo, false)
+	b = appendServerInfo(b, s.serverInfo, false)
 	b = append(b, "}}"...)
-	s.writeResult(env.id, b)
+	r.reply(b)
 }

@@ -56,14 +56,14 @@ func (l eventLog) line(ev *zerolog.Event, c *Call, stage string, e *callEvent) *
 		return ev
 	}
 	if c.ID != nil {
-		ev = ev.RawJSON("id", c.ID)
+		ev = ev.RawJSON("id", clipJSON(c.ID))
 	}
-	if c.sess != nil {
-		ev = ev.Str("trace", c.sess.trace)
+	if c.trace != "" {
+		ev = ev.Str("trace", c.trace)
 	}
 	ev = ev.Str("stage", stage)
 	if c.Tool != "" {
-		ev = ev.Str("tool", c.Tool)
+		ev = ev.Str("tool", clip(c.Tool))
 	}
 	if !e.begin.IsZero() {
 		ev = ev.Dur("took", e.end.Sub(e.begin))
@@ -75,7 +75,7 @@ func (l eventLog) line(ev *zerolog.Event, c *Call, stage string, e *callEvent) *
 
 func (l eventLog) parse(e *callEvent) {
 	if e.err != nil {
-		l.line(l.log.Info(), e.call, stageParse, e).Str("status", "error").Str("error", e.err.Error()).Msg("call")
+		l.line(l.log.Info(), e.call, stageParse, e).Str("status", "error").Str("error", clip(e.err.Error())).Msg("call")
 		return
 	}
 	if ev := l.log.Debug(); ev.Enabled() {
@@ -88,8 +88,12 @@ func (l eventLog) parse(e *callEvent) {
 // line for each coercion made.
 func (l eventLog) validate(e *callEvent) {
 	c := e.call
-	for _, co := range e.report.Coercions {
-		l.log.Info().Str("tool", c.Tool).Str("argument", co.Path).Str("from", co.From).Str("to", co.To).
+	for i, co := range e.report.Coercions {
+		if i == maxCoercionsLogged {
+			l.log.Info().Str("tool", clip(c.Tool)).Int("more", len(e.report.Coercions)-i).Msg("coerced more arguments")
+			break
+		}
+		l.log.Info().Str("tool", c.Tool).Str("argument", clip(co.Path)).Str("from", clip(co.From)).Str("to", clip(co.To)).
 			Msg("coerced an argument")
 	}
 	ev := l.log.Info()
@@ -100,15 +104,24 @@ func (l eventLog) validate(e *callEvent) {
 		return
 	}
 	ev = l.line(ev, c, stageValidate, e).Str("args_hash", argsHash(c.args))
-	if (e.err != nil || l.log.Debug().Enabled()) && len(c.args) > 0 && json.Valid(c.args) {
-		ev = ev.RawJSON("args", c.args)
+	if (e.err != nil || l.log.Debug().Enabled()) && len(c.args) > 0 {
+		// At most a prefix: the arguments may be as long as a message.
+		if len(c.args) <= maxLogged && json.Valid(c.args) {
+			ev = ev.RawJSON("args", c.args)
+		} else {
+			ev = ev.Str("args_prefix", shorten(c.args, maxLogged)).Int("args_bytes", len(c.args))
+		}
 	}
 	if e.err != nil {
-		ev.Str("status", "invalid").Str("error", e.err.Error()).Msg("call")
+		ev.Str("status", "invalid").Str("error", clip(e.err.Error())).Msg("call")
 		return
 	}
 	ev.Str("status", "ok").Msg("call")
 }
+
+// maxCoercionsLogged is the most coercions of one call logged a line
+// each; a call of 100,000 arguments must not write 100,000 lines.
+const maxCoercionsLogged = 20
 
 // execute writes the execute stage: how it ended and after how many
 // attempts.
@@ -123,7 +136,7 @@ func (l eventLog) execute(e *callEvent) {
 	}
 	ev = l.line(ev, c, stageExecute, e).Int("attempts", max(int(c.attempts.Load()), 1))
 	if e.err != nil {
-		ev.Str("status", "error").Str("error", e.err.Error()).Msg("call")
+		ev.Str("status", "error").Str("error", clip(e.err.Error())).Msg("call")
 		return
 	}
 	ev.Str("status", "ok").Msg("call")

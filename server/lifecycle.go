@@ -42,22 +42,25 @@ type serverInfo struct {
 	Version string `json:"version"`
 }
 
-// initialize answers the handshake. It runs in the read loop, so nothing
-// the client sends after it is seen before the session is ready.
-func (s *session) initialize(env envelope) {
-	if s.initialized.Load() {
-		s.writeError(env.id, -32600, "Invalid Request: the session is already initialized; send initialize once per session")
+// initialize answers the handshake. On a session it runs in the read
+// loop, so nothing the client sends after it is seen before the session
+// is ready. A request without a session (stateless HTTP) is answered as
+// usual, and nothing of it is kept: each of its requests stands alone.
+func (s *Server) initialize(r *request) {
+	sess := r.sess
+	if sess != nil && sess.initialized.Load() {
+		r.fail(-32600, "Invalid Request: the session is already initialized; send initialize once per session")
 		return
 	}
-	p, ok := decodeInitializeParams(env.params)
+	p, ok := decodeInitializeParams(r.env.params)
 	if !ok {
-		if err := json.Unmarshal(env.params, &p); err != nil || env.params == nil {
-			s.invalidParams(env.id, "initialize needs params with protocolVersion, capabilities and clientInfo")
+		if err := json.Unmarshal(r.env.params, &p); err != nil || r.env.params == nil {
+			r.invalidParams("initialize needs params with protocolVersion, capabilities and clientInfo")
 			return
 		}
 	}
 	if p.ProtocolVersion == nil || *p.ProtocolVersion == "" {
-		s.invalidParams(env.id, "initialize needs a protocolVersion such as %q", protocolVersions[0])
+		r.invalidParams("initialize needs a protocolVersion such as %q", protocolVersions[0])
 		return
 	}
 	version := protocolVersions[0]
@@ -65,23 +68,27 @@ func (s *session) initialize(env envelope) {
 		version = *p.ProtocolVersion
 	}
 	ci := clientInfo{Name: p.ClientInfo.Name, Version: p.ClientInfo.Version}
-	if r := p.Capabilities.Roots; r != nil {
-		ci.Roots, ci.RootsChanged = true, r.ListChanged
+	if rc := p.Capabilities.Roots; rc != nil {
+		ci.Roots, ci.RootsChanged = true, rc.ListChanged
 	}
 	ci.Elicitation = p.Capabilities.Elicitation != nil
 
-	s.mu.Lock()
-	s.version, s.client = version, ci
-	s.mu.Unlock()
-	s.roots.wanted = ci.Roots && s.srv.opts.Roots != nil
-	if !s.roots.wanted {
-		s.roots.once.Do(func() { close(s.roots.ready) })
+	if sess != nil {
+		sess.mu.Lock()
+		sess.version, sess.client = version, ci
+		sess.mu.Unlock()
+		sess.roots.wanted = ci.Roots && s.opts.Roots != nil
+		if !sess.roots.wanted {
+			sess.roots.once.Do(func() { close(sess.roots.ready) })
+		}
 	}
 
-	b := appendResultHead(nil, env.id)
-	b = appendInitializeResult(b, version, s.srv.serverInfo, s.srv.opts.Instructions)
-	s.initialized.Store(true)
-	_ = s.out.send(append(b, "}\n"...))
-	s.log.Info().Str("client", ci.Name).Str("client_version", ci.Version).
-		Str("requested", *p.ProtocolVersion).Str("protocol", version).Msg("session initialized")
+	b := appendResultHead(nil, r.env.id)
+	b = appendInitializeResult(b, version, s.serverInfo, s.opts.Instructions)
+	if sess != nil {
+		sess.initialized.Store(true)
+	}
+	_ = r.out.respond(append(b, "}\n"...), 0)
+	s.log.Info().Str("client", clip(ci.Name)).Str("client_version", clip(ci.Version)).
+		Str("requested", clip(*p.ProtocolVersion)).Str("protocol", version).Msg("session initialized")
 }

@@ -32,27 +32,28 @@ func decodeCursor(c string, n int) (int, error) {
 
 // listTools answers tools/list, one page at a time. A modern result also
 // says how long a client may keep the page, and whose it is.
-func (s *session) listTools(env envelope, modern bool) {
+func (s *Server) listTools(r *request) {
+	env, modern := r.env, r.era.modern
 	var p struct {
 		Cursor *string `json:"cursor"`
 	}
 	if env.params != nil {
 		if err := json.Unmarshal(env.params, &p); err != nil {
-			s.invalidParams(env.id, `"cursor" must be a string`)
+			r.invalidParams(`"cursor" must be a string`)
 			return
 		}
 	}
-	all := s.srv.tools.visible(s.srv.opts.maxLevel())
+	all := s.tools.visible(s.opts.maxLevel())
 	start := 0
 	if p.Cursor != nil {
 		off, err := decodeCursor(*p.Cursor, len(all))
 		if err != nil {
-			s.invalidParams(env.id, "the cursor %q was not issued by this server; pass nextCursor from the previous tools/list result unchanged, or omit it", shortenString(*p.Cursor, 40))
+			r.invalidParams("the cursor %q was not issued by this server; pass nextCursor from the previous tools/list result unchanged, or omit it", shortenString(*p.Cursor, 40))
 			return
 		}
 		start = off
 	}
-	end := min(start+s.srv.opts.PageSize, len(all))
+	end := min(start+s.opts.PageSize, len(all))
 	next := ""
 	if end < len(all) {
 		next = encodeCursor(end)
@@ -61,7 +62,7 @@ func (s *session) listTools(env envelope, modern bool) {
 	// page is most of it, and its tens of kilobytes, grown by doubling and
 	// then copied into the line, cost a start 2% of its CPU (perf).
 	page := all[start:end]
-	size := 192 + len(env.id) + len(next) + len(s.srv.serverInfo)
+	size := 192 + len(env.id) + len(next) + len(s.serverInfo)
 	for _, t := range page {
 		size += len(t.listing) + 1
 	}
@@ -69,10 +70,10 @@ func (s *session) listTools(env envelope, modern bool) {
 	b = appendToolsPage(b, page, next)
 	if modern {
 		b = append(b[:len(b)-1], fmt.Sprintf(`,"resultType":"complete","ttlMs":%d,"cacheScope":%q,"_meta":{`, toolsTTLMillis, cacheScope)...)
-		b = appendServerInfo(b, s.srv.serverInfo, false)
+		b = appendServerInfo(b, s.serverInfo, false)
 		b = append(b, "}}"...)
 	}
-	_ = s.out.send(append(b, "}\n"...))
+	_ = r.out.respond(append(b, "}\n"...), 0)
 }
 
 // toolsPage is a tools/list result as encoding/json would write it; the

@@ -41,25 +41,29 @@ func parseLogLevel(s string) (LogLevel, bool) {
 }
 
 // setLevel answers logging/setLevel: from now on, messages at or above
-// the level are sent as notifications/message.
-func (s *session) setLevel(env envelope) {
+// the level are sent as notifications/message. A request without a
+// session (stateless HTTP) has no "from now on": it is answered, and
+// changes nothing.
+func (s *Server) setLevel(r *request) {
 	var p struct {
 		Level *string `json:"level"`
 	}
-	if env.params != nil {
-		_ = json.Unmarshal(env.params, &p)
+	if r.env.params != nil {
+		_ = json.Unmarshal(r.env.params, &p)
 	}
 	if p.Level == nil {
-		s.invalidParams(env.id, `logging/setLevel needs "level", one of %s`, strings.Join(levelNames[:], ", "))
+		r.invalidParams(`logging/setLevel needs "level", one of %s`, strings.Join(levelNames[:], ", "))
 		return
 	}
 	l, ok := parseLogLevel(*p.Level)
 	if !ok {
-		s.invalidParams(env.id, `unknown log level %q; use one of %s`, shortenString(*p.Level, 24), strings.Join(levelNames[:], ", "))
+		r.invalidParams(`unknown log level %q; use one of %s`, shortenString(*p.Level, 24), strings.Join(levelNames[:], ", "))
 		return
 	}
-	s.clientLevel.Store(int32(l))
-	s.writeResult(env.id, []byte("{}"))
+	if r.sess != nil {
+		r.sess.clientLevel.Store(int32(l))
+	}
+	r.reply([]byte("{}"))
 }
 
 type messageParams struct {
@@ -79,7 +83,7 @@ func (s *session) notifyLog(level LogLevel, logger string, data any) bool {
 	if err != nil {
 		return false
 	}
-	return s.out.send(b) == nil
+	return s.out.notify(b) == nil
 }
 
 // Log sends a log message about this call to the client, if the client
@@ -90,14 +94,13 @@ func (s *session) notifyLog(level LogLevel, logger string, data any) bool {
 // A call of MCP 2026-07-28 sends messages only when its own request asked
 // with a logLevel, and only before its response.
 func (c *Call) Log(level LogLevel, data any) bool {
-	if c.sess == nil {
-		return false
-	}
-	if c.hushed.Load() {
+	if c.out == nil || c.hushed.Load() {
 		return false
 	}
 	if !c.modern {
-		return c.sess.notifyLog(level, c.Tool, data)
+		// A legacy call's messages follow its session's logging/setLevel;
+		// a request of its own (stateless HTTP) never set one.
+		return c.sess != nil && c.sess.notifyLog(level, c.Tool, data)
 	}
 	if c.logLevel < 0 || level < c.logLevel {
 		return false
@@ -108,5 +111,5 @@ func (c *Call) Log(level LogLevel, data any) bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return !c.done && c.out.send(b) == nil
+	return !c.done && c.out.notify(b) == nil
 }

@@ -166,14 +166,14 @@ func (e *callError) Error() string { return e.message }
 
 // modernConfirm is Confirm for a call of MCP 2026-07-28 on a server that
 // requires confirmations.
-func (s *session) modernConfirm(c *Call) func(context.Context, string) error {
+func (s *Server) modernConfirm(c *Call) func(context.Context, string) error {
 	return func(ctx context.Context, message string) error {
 		if !declares(c.capabilities, "elicitation") {
 			data, _ := jsontext.Marshal(map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{}}})
 			return &callError{protocolError{code: codeMissingCapabilities, data: data,
 				message: "Missing required client capability: this server asks the user to confirm every change, through elicitation, which the request's clientCapabilities do not declare"}}
 		}
-		k := s.srv.states
+		k := s.states
 		plan := hash([]byte(message))
 		args := hash(canonicalJSON(c.args))
 		if c.requestState != "" {
@@ -213,7 +213,7 @@ func (s *session) modernConfirm(c *Call) func(context.Context, string) error {
 		}
 		nonce := make([]byte, 16)
 		_, _ = rand.Read(nonce)
-		state := k.seal(statePayload{Expires: k.now().Add(s.srv.opts.ConfirmTimeout).Unix(), Tool: c.Tool, Args: args, Plan: plan, Nonce: hex.EncodeToString(nonce)})
+		state := k.seal(statePayload{Expires: k.now().Add(s.opts.ConfirmTimeout).Unix(), Tool: c.Tool, Args: args, Plan: plan, Nonce: hex.EncodeToString(nonce)})
 		return &inputRequired{message: message, state: state}
 	}
 }

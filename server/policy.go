@@ -1,6 +1,9 @@
 package server
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // ToolHandler runs one tool call and returns its result. A returned error
 // is the model's to read, as a [Handler]'s is: the server turns it into an
@@ -16,7 +19,7 @@ type ToolHandler func(ctx context.Context, call *Call) (*CallToolResult, error)
 // it returned (an audit log). Set yours in [Options.Policies].
 type Policy func(next ToolHandler) ToolHandler
 
-// policies builds the handler every call of the session runs through:
+// policies builds the handler every call runs through, once per server:
 // the tool itself, innermost, wrapped in the built-in policies, wrapped in
 // the ones of [Options.Policies], outermost, first to last. From the
 // outside in:
@@ -34,21 +37,25 @@ type Policy func(next ToolHandler) ToolHandler
 //  8. retry (policy_retry.go): transient failures are tried again;
 //  9. the tool (addtool.go): validate the arguments, then run it.
 //
-// Three policies also decide in the reader, before a call takes a slot,
+// Three policies also decide on arrival, before a call takes a slot,
 // because they are about arrival order (see admit.go): the loop guard
-// (policy_loopguard.go), the limits (policy_limits.go) and the place in
-// line of order.
-func (s *session) policies() ToolHandler {
+// (policy_loopguard.go) and the limits (policy_limits.go) of the call's
+// principal, and the place in line of order.
+//
+// Every policy's state is the server's, shared by all sessions and
+// requests (scope.go): two HTTP requests changing one file are ordered as
+// two calls of one stdio session are.
+func (s *Server) policies() ToolHandler {
 	h := ToolHandler(invoke)
-	h = retryPolicy(s.srv.sleep)(h)
+	h = retryPolicy(func(ctx context.Context, d time.Duration) error { return s.sleep(ctx, d) })(h)
 	h = s.cachePolicy(h)
 	h = s.confirmPolicy(h)
 	h = s.exclusivePolicy(h)
 	h = s.orderPolicy(h)
 	h = s.timeoutPolicy(h)
 	h = s.rootsPolicy(h)
-	for i := len(s.srv.opts.Policies) - 1; i >= 0; i-- {
-		h = s.srv.opts.Policies[i](h)
+	for i := len(s.opts.Policies) - 1; i >= 0; i-- {
+		h = s.opts.Policies[i](h)
 	}
 	return h
 }

@@ -13,8 +13,8 @@ import (
 // the server's result cache, where identical calls in flight run once,
 // and makes every call that changes something (unless it is a dry run)
 // drop the cached results at, above or below its targets.
-func (s *session) cachePolicy(next ToolHandler) ToolHandler {
-	cache := s.srv.cache
+func (s *Server) cachePolicy(next ToolHandler) ToolHandler {
+	cache := s.cache
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
 		spec := &c.tool.spec
 		switch {

@@ -23,8 +23,8 @@ func (c *Call) Confirm(ctx context.Context, message string) error {
 // confirmPolicy makes [Call.Confirm] ask the user when the server
 // requires confirmations ([Options.ConfirmWrites]), except for a dry run,
 // which changes nothing.
-func (s *session) confirmPolicy(next ToolHandler) ToolHandler {
-	if !s.srv.opts.ConfirmWrites {
+func (s *Server) confirmPolicy(next ToolHandler) ToolHandler {
+	if !s.opts.ConfirmWrites {
 		return next
 	}
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
@@ -32,8 +32,12 @@ func (s *session) confirmPolicy(next ToolHandler) ToolHandler {
 		case c.dryRun:
 		case c.modern:
 			c.confirmer = s.modernConfirm(c)
+		case c.sess != nil:
+			c.confirmer = c.sess.confirm
 		default:
-			c.confirmer = s.confirm
+			// A legacy request without a session (stateless HTTP) has no
+			// channel to ask the user through.
+			c.confirmer = func(context.Context, string) error { return refusal(say(c.Lang(), msgCannotAsk)) }
 		}
 		return next(ctx, c)
 	}
@@ -64,7 +68,7 @@ func (s *session) confirm(ctx context.Context, message string) error {
 	defer cancel()
 	var res elicitResult
 	var err error
-	s.withoutSlot(func() {
+	s.srv.withoutSlot(func() {
 		err = s.out.ask(ctx, "elicitation/create", elicitParams{
 			Message:         message,
 			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},

@@ -8,7 +8,11 @@ import (
 )
 
 // This file keeps calls that change the same target in the order they
-// arrived. Reads run in parallel with everything.
+// arrived, across every session and request of the server. Reads run in
+// parallel with everything. The order is by target key
+// ([Options.TargetKey]), which a file tool's sandbox makes from the
+// file's folder and name; across processes, the tools' own locks on the
+// file keep changes apart (security.Sandbox.LockWrite).
 
 // admit takes the call's places in line, in the reader, so that two
 // writes to one target apply in arrival order. Only calls of tools that
@@ -22,12 +26,14 @@ func (p *pathQueues) admit(c *Call) {
 // orderPolicy holds a call until it is first in line on each of its
 // targets. It waits without its slot: the calls ahead of it may need the
 // reader (a confirmation) to finish.
-func (s *session) orderPolicy(next ToolHandler) ToolHandler {
+func (s *Server) orderPolicy(next ToolHandler) ToolHandler {
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
 		if len(c.tickets) == 0 {
 			return next(ctx, c)
 		}
-		defer s.paths.release(c)
+		// The places are given back once the call is answered (Call.finish),
+		// so that the next call on a target starts after this one's
+		// response is out.
 		c.beginStage(stageWait)
 		var err error
 		s.withoutSlot(func() { err = wait(ctx, c.tickets) })

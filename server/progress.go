@@ -19,7 +19,7 @@ type progressParams struct {
 // reported, as MCP requires; after the call has answered it does nothing.
 // It reports whether a notification was sent.
 func (c *Call) Progress(progress, total float64, message string) bool {
-	if c.sess == nil || c.token == nil || math.IsNaN(progress) || math.IsInf(progress, 0) ||
+	if c.out == nil || c.token == nil || math.IsNaN(progress) || math.IsInf(progress, 0) ||
 		math.IsNaN(total) || math.IsInf(total, 0) {
 		return false
 	}
@@ -31,7 +31,7 @@ func (c *Call) Progress(progress, total float64, message string) bool {
 	b, err := appendNotification(nil, "notifications/progress", progressParams{
 		ProgressToken: c.token, Progress: progress, Total: max(total, 0), Message: message,
 	})
-	if err != nil || c.out.send(b) != nil {
+	if err != nil || c.out.notify(b) != nil {
 		return false
 	}
 	c.last, c.reported = progress, true

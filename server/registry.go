@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/stdiotools/toolserver/security"
@@ -116,6 +117,9 @@ type tool struct {
 type registry struct {
 	list   []*tool
 	byName map[string]*tool
+	// exclusive is set once a tool declares ToolSpec.Exclusive: until
+	// then no call takes the exclusive lock (policy_exclusive.go).
+	exclusive atomic.Bool
 }
 
 // validToolName reports whether name follows MCP's tool name rule:
@@ -178,6 +182,9 @@ func (r *registry) add(t *tool) error {
 	// so that it is not grown by doubling.
 	t.listing = appendTool(make([]byte, 0, 256+len(t.info.InputSchema)+len(t.info.OutputSchema)+len(t.info.Description)+len(t.info.Title)), &t.info)
 	t.declares = len(t.spec.Targets) > 0 || t.spec.DryRun != ""
+	if t.spec.Exclusive {
+		r.exclusive.Store(true)
+	}
 	if r.byName == nil {
 		r.byName = make(map[string]*tool)
 	}

@@ -23,10 +23,16 @@ import (
 // newCall reads the params of a tools/call request. Its errors are the
 // protocol errors MCP prescribes (-32602); the Call is returned with them,
 // for the events of a refused request.
-func (s *session) newCall(env envelope, received time.Time) (*Call, *wireError) {
-	c := &Call{ID: env.id, key: env.key, srv: s.srv, sess: s, out: s.out, received: received}
-	if s.srv.opts.Tracer != nil {
-		c.span = &CallSpan{RequestID: env.id, Session: s.trace, Start: received}
+func (s *Server) newCall(r *request, received time.Time) (*Call, *wireError) {
+	env := r.env
+	c := &Call{ID: env.id, key: env.key, srv: s, sess: r.sess, who: r.who, out: r.out, received: received}
+	if r.sess != nil {
+		c.trace = r.sess.trace
+	} else {
+		c.trace = newTraceID()
+	}
+	if s.opts.Tracer != nil {
+		c.span = &CallSpan{RequestID: env.id, Session: c.trace, Start: received}
 	}
 	if env.params == nil {
 		return c, badParams(`tools/call needs params with "name", the tool to run, and "arguments"`)
@@ -41,13 +47,13 @@ func (s *session) newCall(env envelope, received time.Time) (*Call, *wireError) 
 		c.requestState, _ = decodeString(env.requestState)
 	}
 	if nameRaw == nil {
-		return c, badParams(`tools/call needs "name", the tool to run; available tools: %s`, names(s.srv.tools.visible(s.srv.opts.maxLevel())))
+		return c, badParams(`tools/call needs "name", the tool to run; available tools: %s`, names(s.tools.visible(s.opts.maxLevel())))
 	}
-	t, name, ok := s.srv.tools.lookup(nameRaw)
+	t, name, ok := s.tools.lookup(nameRaw)
 	if !ok {
 		return c, badParams(`"name" must be a string, got %s`, jsonKind(nameRaw[0]))
 	}
-	return c, s.srv.bind(c, t, name, args, env.argMembers())
+	return c, s.bind(c, t, name, args, env.argMembers())
 }
 
 // readMeta reads the members of params._meta the server uses: the

@@ -63,10 +63,12 @@ func (s *session) fetchRoots(ctx context.Context) {
 }
 
 // rootsPolicy holds each call until the client's roots are known.
-func (s *session) rootsPolicy(next ToolHandler) ToolHandler {
+func (s *Server) rootsPolicy(next ToolHandler) ToolHandler {
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
-		if !c.modern { // a modern call's roots are the server's configuration alone
-			s.waitRoots(ctx)
+		// A modern call's roots are the server's configuration alone, and
+		// a request without a session has no client roots.
+		if !c.modern && c.sess != nil {
+			c.sess.waitRoots(ctx)
 		}
 		return next(ctx, c)
 	}
@@ -83,7 +85,7 @@ func (s *session) waitRoots(ctx context.Context) {
 		return
 	default:
 	}
-	s.withoutSlot(func() {
+	s.srv.withoutSlot(func() {
 		select {
 		case <-s.roots.ready:
 		case <-ctx.Done():

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -134,7 +135,11 @@ func (o *Options) maxLevel() security.Level {
 
 // Server is an MCP server that offers tools over a JSON-RPC stream. Add
 // tools with [AddTool] before calling [Server.Serve]; a Server may serve
-// several sessions, one per Serve call.
+// several sessions at once, one per Serve call, and HTTP requests
+// ([Server.HTTPHandler]) beside them. It is the process scope (see
+// scope.go): the slots, the order of changes, the Exclusive lock, the
+// limits and loop guards, the cache and the memory budget are one for
+// all of them.
 type Server struct {
 	opts   Options
 	log    zerolog.Logger
@@ -143,6 +148,15 @@ type Server struct {
 	cache  *resultCache
 	budget *semaphore.Weighted // the memory the calls share (budget.go)
 	states *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
+	handle ToolHandler         // the policies around the tools, built once (policy.go)
+
+	// The process scope of the calls (scope.go).
+	slots      chan struct{}       // one token per call running (worker.go)
+	lineMu     sync.Mutex          // guards line, and orders it with the slots
+	line       callQueue           // admitted calls waiting for a slot (queue.go)
+	paths      pathQueues          // the order of changes to each target (policy_order.go)
+	alone      *semaphore.Weighted // the Exclusive lock (policy_exclusive.go)
+	principals principals          // the limits and loop guards (scope.go)
 	// serverInfo is the encoded io.modelcontextprotocol/serverInfo of the
 	// results of the modern era (era.go).
 	serverInfo []byte
@@ -202,6 +216,9 @@ func New(opts Options) *Server {
 		now = time.Now
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
+	s.slots = make(chan struct{}, opts.MaxInFlight)
+	s.line = callQueue{maxCalls: opts.MaxQueued, maxBytes: opts.MaxQueuedBytes}
+	s.alone = newExclusive()
 	s.states = newStateKeeper(opts.StateKey, now, opts.Nonces)
 	s.serverInfo = appendServerInfoObject(nil, serverInfo{Name: opts.Name, Title: opts.Title, Version: opts.Version})
 	s.listeners.log = eventLog{opts.Logger}
@@ -212,6 +229,7 @@ func New(opts Options) *Server {
 	if opts.Tracer != nil {
 		s.listeners.tracer = &traceEvents{opts.Tracer}
 	}
+	s.handle = s.policies()
 	return s
 }
 

@@ -278,8 +278,11 @@ func (s *stream) writeLine(b []byte) error {
 	return nil
 }
 
-// send implements peer.
-func (s *stream) send(msg []byte) error { return s.writeLine(msg) }
+// respond implements peer.
+func (s *stream) respond(msg []byte, _ int64) error { return s.writeLine(msg) }
+
+// notify implements peer.
+func (s *stream) notify(msg []byte) error { return s.writeLine(msg) }
 
 // sendLine implements peer: it writes the line through one of the
 // server's buffers, holding the output lock until its last piece is out.

@@ -4,14 +4,18 @@ import "context"
 
 // peer is the client as the core sees it, whatever carries the messages:
 // a way to answer and notify, and a way to ask. The stdio transport
-// (stdio.go) is one; the core never reads or writes a byte of the
-// transport itself.
+// (stdio.go) and each HTTP request (http_peer.go) are one; the core
+// never reads or writes a byte of the transport itself, and tells the
+// peer what each message is, so that no peer reads it back.
 type peer interface {
-	// send writes one complete JSON-RPC message, a response or a
-	// notification, ending in a newline. Messages are never interleaved.
-	send(msg []byte) error
-	// sendLine writes a response in pieces (line.go), under the same lock
-	// as send: nothing comes between its pieces.
+	// respond writes the response to a request, one complete JSON-RPC
+	// message ending in a newline; code is its JSON-RPC error code, or 0
+	// for a result. It ends the request's exchange.
+	respond(msg []byte, code int64) error
+	// notify writes a notification, ending in a newline.
+	notify(msg []byte) error
+	// sendLine writes a result response in pieces (line.go), under the
+	// same lock as the others: nothing comes between its pieces.
 	sendLine(l *line) error
 	// ask sends a request of the server's own to the client (roots/list,
 	// elicitation/create) and waits for its result. It must not be called

@@ -5,46 +5,102 @@ import (
 	"runtime/debug"
 )
 
-// run hands a call to an idle worker goroutine, or starts one. Workers
-// live as long as the session, so their stacks, grown once by the deep
-// calls of validation, are not grown again for every call (a fresh
-// goroutine per call spent most of its time copying its stack). There are
-// never more workers than slots.
-func (s *session) run(c *Call) {
-	if s.inline {
-		s.serve(c)
+// This file runs admitted calls. The server has MaxInFlight slots, one
+// per call running, shared by every session and request (scope.go). A
+// call that finds a free slot runs at once: an HTTP request's on its own
+// goroutine, a session's on one of the session's workers. Otherwise it
+// waits in line (queue.go) and the reader reads on; when a call ends and
+// gives its slot back, the first call in line takes it.
+
+// schedule runs c if a slot is free and no call waits before it, and
+// otherwise puts it in line, or refuses it when the line is full.
+func (s *Server) schedule(c *Call) {
+	s.lineMu.Lock()
+	if len(s.line.calls) == 0 {
+		select {
+		case s.slots <- struct{}{}:
+			s.lineMu.Unlock()
+			s.run(c)
+			return
+		default:
+		}
+	}
+	err := s.line.push(c)
+	s.lineMu.Unlock()
+	if err != nil {
+		s.refuse(c, err)
+	}
+}
+
+// releaseSlot gives back the slot of a call that ended, or that waits
+// for something else, and hands it to the first call in line.
+func (s *Server) releaseSlot() {
+	s.lineMu.Lock()
+	<-s.slots
+	var next *Call
+	if len(s.line.calls) > 0 {
+		select {
+		case s.slots <- struct{}{}:
+			next = s.line.pop()
+		default: // a call back from withoutSlot took it first
+		}
+	}
+	s.lineMu.Unlock()
+	if next != nil {
+		s.run(next)
+	}
+}
+
+// run runs c, which holds a slot: an HTTP request's call right here, on
+// the request's goroutine, which the connection keeps for its next
+// request (a goroutine of its own would grow a fresh stack for every
+// call); a session's on one of its workers.
+func (s *Server) run(c *Call) {
+	if c.sess == nil {
+		if c.queued {
+			go s.serveCall(c) // the request's goroutine waits for the answer
+			return
+		}
+		s.serveCall(c)
 		return
 	}
+	c.sess.run(c)
+}
+
+// run hands a call to an idle worker goroutine of the session, or starts
+// one. Workers live as long as the session, so their stacks, grown once
+// by the deep calls of validation, are not grown again for every call (a
+// fresh goroutine per call spent most of its time copying its stack).
+// There are never more workers than slots.
+func (s *session) run(c *Call) {
 	s.workMu.Lock()
 	defer s.workMu.Unlock()
 	if s.stopping {
-		go s.serve(c) // the session is ending; the call still gets its answer
+		go s.srv.serveCall(c) // the session is ending; the call still gets its answer
 		return
 	}
 	select {
 	case s.work <- c:
 	default:
 		go func() {
-			s.serve(c)
+			s.srv.serveCall(c)
 			for c := range s.work {
-				s.serve(c)
+				s.srv.serveCall(c)
 			}
 		}()
 	}
 }
 
-// serve runs a call through the policies to its tool, answers it, and
-// gives back what it held.
-func (s *session) serve(c *Call) {
+// serveCall runs a call through the policies to its tool, answers it,
+// and gives back what it held.
+func (s *Server) serveCall(c *Call) {
 	defer func() {
-		s.paths.release(c)
-		c.releaseMemory()
-		c.cancel()
-		<-s.slots
-		s.running.Done()
+		c.finish()
+		s.releaseSlot()
 	}()
+	c.slot = true
 	c.markStarted()
-	res, err := s.srv.safely(c.ctx, s.handle, c)
+	res, err := s.safely(c.ctx, s.handle, c)
 	s.answer(c, res, err)
 }
 
@@ -53,8 +109,8 @@ func (s *session) serve(c *Call) {
 // calls waiting for the client (a confirmation, the roots) could hold
 // every slot while the reader, waiting for a slot, never reads the
 // answers they wait for.
-func (s *session) withoutSlot(wait func()) {
-	<-s.slots
+func (s *Server) withoutSlot(wait func()) {
+	s.releaseSlot()
 	defer func() { s.slots <- struct{}{} }()
 	wait()
 }

@@ -1,9 +1,15 @@
 // Command toolserver is an MCP server for AI agents: sandboxed file tools
-// and an exact calculator, spoken over stdio in newline-delimited JSON-RPC.
+// and an exact calculator, spoken in JSON-RPC over stdio or over
+// Streamable HTTP.
 //
-// An agent host launches it as a subprocess:
+// An agent host launches it as a subprocess, speaking over its stdin and
+// stdout:
 //
 //	toolserver --root ./playground
+//
+// or it serves remote clients, and many processes may share one tree:
+//
+//	toolserver --root ./playground --http 127.0.0.1:8080
 //
 // Two one-shot subcommands run the same tools, with the same checks, for
 // people and scripts:

@@ -1,0 +1,63 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// bodyPrealloc is the most room taken for a body before its bytes come:
+// a client may announce 16 MiB and send them slowly, or never.
+const bodyPrealloc = 64 << 10
+
+// readBody reads the body of a POST, at most MaxMessageBytes of it,
+// within BodyTimeout. A body over the limit is 413, with the sentence
+// stdio answers an over-long line with. A body that does not arrive in
+// time, or breaks off, is 400, and the connection is closed after the
+// answer: net/http would otherwise drain the rest of the body before
+// sending it, and hold the connection for as long as the client drips.
+func (e *endpoint) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, *wireError) {
+	limit := e.srv.opts.MaxMessageBytes
+	tooLong := &wireError{code: jsonrpc2.CodeInvalidRequest, message: fmt.Sprintf(
+		"Invalid Request: the message is longer than the limit of %d bytes (--max-message-bytes) and was discarded", limit)}
+	if r.ContentLength > int64(limit) {
+		w.Header().Set("Connection", "close") // the body is never read
+		return nil, http.StatusRequestEntityTooLarge, tooLong
+	}
+	n := bodyPrealloc
+	if r.ContentLength >= 0 {
+		n = int(min(r.ContentLength, bodyPrealloc))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, n+1))
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(e.opts.BodyTimeout))
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, int64(limit)))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, http.StatusRequestEntityTooLarge, tooLong
+	case err != nil:
+		// The deadline stays: whatever more comes is not waited for.
+		w.Header().Set("Connection", "close")
+		message := "Parse error: the request body could not be read"
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			message = fmt.Sprintf("Parse error: the request body did not arrive within %v; send it whole, promptly", e.opts.BodyTimeout)
+		}
+		e.srv.log.Info().Str("remote", r.RemoteAddr).Err(err).Int("read", buf.Len()).Msg("gave up on a request body")
+		return nil, http.StatusBadRequest, &wireError{code: jsonrpc2.CodeParseError, message: message}
+	}
+	// No deadline once the body is in: the server goes on reading the
+	// connection to notice the client leaving, which cancels the call.
+	_ = rc.SetReadDeadline(time.Time{})
+	body := bytes.TrimSpace(buf.Bytes())
+	if len(body) == 0 {
+		return nil, http.StatusBadRequest, &wireError{code: jsonrpc2.CodeInvalidRequest,
+			message: "Invalid Request: the body is empty; send one JSON-RPC message per POST"}
+	}
+	return body, 0, nil
+}

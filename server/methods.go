@@ -1,0 +1,105 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// methodInfo says how the server answers one method: in which eras, and
+// with which handler.
+type methodInfo struct {
+	name   string
+	legacy bool // served in MCP 2025-11-25 and before
+	modern bool // served in MCP 2026-07-28
+	// early lets a legacy request come before the handshake is done.
+	early  bool
+	handle func(*Server, *request)
+}
+
+// methods is every method the server answers, the one table that stdio
+// and HTTP, and both eras, dispatch by (serve). It is never written to.
+var methods = [...]methodInfo{
+	{name: "initialize", legacy: true, early: true, handle: (*Server).initialize},
+	{name: "ping", legacy: true, early: true, handle: (*Server).ping},
+	{name: "server/discover", modern: true, handle: (*Server).discover},
+	{name: "tools/list", legacy: true, modern: true, handle: (*Server).listTools},
+	{name: "tools/call", legacy: true, modern: true, handle: (*Server).startCall},
+	{name: "logging/setLevel", legacy: true, handle: (*Server).setLevel},
+}
+
+// method returns the entry of the method called name.
+func method(name string) (*methodInfo, bool) {
+	for i := range methods {
+		if methods[i].name == name {
+			return &methods[i], true
+		}
+	}
+	return nil, false
+}
+
+// methodNames lists the methods served in one era, as a sentence does:
+// "a, b and c".
+func methodNames(modern bool) string {
+	var names []string
+	for _, m := range methods {
+		if m.modern && modern || m.legacy && !modern {
+			names = append(names, m.name)
+		}
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// serve answers one request, whatever carried it, by the method table.
+// A method the request's era does not serve is -32601, with a sentence
+// that says what to send instead. It runs on the reader of a stdio
+// session, in arrival order, and on the goroutine of an HTTP request.
+func (s *Server) serve(r *request) {
+	if ev := s.log.Debug(); ev.Enabled() {
+		ev.RawJSON("id", clipJSON(r.env.id)).Str("method", clip(r.env.method)).Msg("request")
+	}
+	m, ok := method(r.env.method)
+	switch {
+	case r.era.modern && ok && m.modern:
+	case r.era.modern && ok:
+		r.fail(jsonrpc2.CodeMethodNotFound, fmt.Sprintf(
+			"Method not found: %s is not part of MCP %s; send %s", r.env.method, ModernVersion, orNames(true)))
+		return
+	case r.era.modern:
+		r.fail(jsonrpc2.CodeMethodNotFound, fmt.Sprintf(
+			"Method not found: %q; under MCP %s this server answers %s", shortenString(r.env.method, 80), ModernVersion, methodNames(true)))
+		return
+	case ok && m.legacy:
+		if !m.early && r.sess != nil && !r.sess.initialized.Load() {
+			r.fail(jsonrpc2.CodeInvalidRequest,
+				fmt.Sprintf("Invalid Request: send initialize first; %s is accepted only after the initialize handshake", r.env.method))
+			return
+		}
+	case ok:
+		r.fail(jsonrpc2.CodeMethodNotFound, fmt.Sprintf(
+			`Method not found: %s is part of MCP %s; send it with _meta {"%s":"%s","%s":{…}}, or send initialize for 2025-11-25 and earlier`,
+			r.env.method, ModernVersion, metaProtocolVersion, ModernVersion, metaClientCapabilities))
+		return
+	default:
+		r.fail(jsonrpc2.CodeMethodNotFound,
+			fmt.Sprintf("Method not found: %q; this server answers %s", shortenString(r.env.method, 80), methodNames(false)))
+		return
+	}
+	m.handle(s, r)
+}
+
+// orNames lists the methods served in one era as alternatives: "a, b or c".
+func orNames(modern bool) string {
+	all := methodNames(modern)
+	if i := strings.LastIndex(all, " and "); i >= 0 {
+		return all[:i] + " or " + all[i+len(" and "):]
+	}
+	return all
+}
+
+// ping answers ping.
+func (s *Server) ping(r *request) { r.reply([]byte("{}")) }
