@@ -341,50 +341,91 @@ func (s *session) exchange(build requestFunc, method string) (time.Duration, []b
 	}
 }
 
-// latencyRounds runs warmup and then n calls on each session, interleaved
-// in rounds of round calls, and returns the n timings of each. With
-// roundWarm, each measured round starts with unmeasured calls for that
-// long: a server that sat idle through the other targets' rounds is slow
-// for a few milliseconds after (measured on one CPU: toolserver's and the
-// go-sdk peer's 1 KiB round trips 1.5 to 2x slower for the first 4 ms or
-// so after the other's round of 25 ms), and with a slow peer in the
-// rotation that would be charged to every round. After each round, the
-// target is given time to go idle (Process.settle). The pipes are in
-// blocking mode meanwhile.
+// latencyRounds times warmup and then n calls of each session's request,
+// in interleaved rounds (timedRounds), with the pipes in blocking mode.
 func latencyRounds(ctx context.Context, ss []*session, build []requestFunc, warmup, n, round int, roundWarm time.Duration) (samples [][]time.Duration, err error) {
-	samples = make([][]time.Duration, len(ss))
-	for _, s := range ss {
+	ts := make([]roundTripper, len(ss))
+	for t, s := range ss {
 		if err := s.p.setBlocking(true); err != nil {
-			return samples, err
+			return nil, err
 		}
 		defer func() {
 			if err == nil {
 				err = s.p.setBlocking(false)
 			}
 		}()
+		ts[t] = sessionCalls{s, build[t]}
 	}
+	return timedRounds(ctx, ts, warmup, n, round, roundWarm)
+}
+
+// roundTripper is a target whose round trips timedRounds times, one call
+// at a time.
+type roundTripper interface {
+	// call makes one call and returns the time from sending it to the
+	// arrival of its answer, taken before the answer is checked.
+	call(ctx context.Context) (time.Duration, error)
+	// round runs calls as one round of the target's: bounded by the stall
+	// limit, and, when it succeeds, followed by a wait for the target to
+	// go idle (settlePid).
+	round(ctx context.Context, calls func(ctx context.Context) error) error
+}
+
+// sessionCalls are the calls of a session, each built by build.
+type sessionCalls struct {
+	s     *session
+	build requestFunc
+}
+
+func (c sessionCalls) call(context.Context) (time.Duration, error) {
+	d, _, err := c.s.call(c.build, "tools/call")
+	return d, err
+}
+
+// round bounds the round with a watchdog, since deadlines do not apply to
+// the pipes in blocking mode.
+func (c sessionCalls) round(ctx context.Context, calls func(context.Context) error) error {
+	defer c.s.p.watchdog(c.s.stall)()
+	if err := calls(ctx); err != nil {
+		return err
+	}
+	c.s.p.settle(settleLimit)
+	return nil
+}
+
+// timedRounds runs warmup and then n calls on each target, interleaved in
+// rounds of round calls, and returns the n timings of each. With
+// roundWarm, each measured round starts with unmeasured calls for that
+// long: a server that sat idle through the other targets' rounds is slow
+// for a few milliseconds after (measured on one CPU: toolserver's and the
+// go-sdk peer's 1 KiB round trips 1.5 to 2x slower for the first 4 ms or
+// so after the other's round of 25 ms), and with a slow peer in the
+// rotation that would be charged to every round. After each round, the
+// target is given time to go idle.
+func timedRounds(ctx context.Context, ts []roundTripper, warmup, n, round int, roundWarm time.Duration) ([][]time.Duration, error) {
+	samples := make([][]time.Duration, len(ts))
 	do := func(total int, keep bool) error {
-		rounds := fairRounds(total, round, len(ss))
-		return interleave(ctx, rounds, len(ss), func(r, t int) error {
-			defer ss[t].p.watchdog(ss[t].stall)()
-			if keep && roundWarm > 0 {
-				for end := time.Now().Add(roundWarm); time.Now().Before(end); {
-					if _, _, err := ss[t].call(build[t], "tools/call"); err != nil {
-						return err
+		rounds := fairRounds(total, round, len(ts))
+		return interleave(ctx, rounds, len(ts), func(r, t int) error {
+			return ts[t].round(ctx, func(ctx context.Context) error {
+				if keep && roundWarm > 0 {
+					for end := time.Now().Add(roundWarm); time.Now().Before(end); {
+						if _, err := ts[t].call(ctx); err != nil {
+							return err
+						}
 					}
 				}
-			}
-			for range share(total, rounds, r) {
-				d, _, err := ss[t].call(build[t], "tools/call")
-				if err != nil {
-					return err
+				for range share(total, rounds, r) {
+					d, err := ts[t].call(ctx)
+					if err != nil {
+						return err
+					}
+					if keep {
+						samples[t] = append(samples[t], d)
+					}
 				}
-				if keep {
-					samples[t] = append(samples[t], d)
-				}
-			}
-			ss[t].p.settle(settleLimit)
-			return nil
+				return nil
+			})
 		})
 	}
 	if err := do(warmup, false); err != nil {
@@ -581,33 +622,45 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 
 // throughputRounds sends each session o.Calls pipelined requests built by
 // its build, o.K in flight, after o.Warmup unmeasured ones, in rounds
-// interleaved between the sessions, and returns each one's median
-// calls/s over the rounds.
+// interleaved between the sessions (rateRounds), and returns each one's
+// median calls/s over the rounds.
 func throughputRounds(ctx context.Context, ss []*session, build []requestFunc, o Options) ([]float64, error) {
-	rounds := fairRounds(min(o.Rounds, o.Calls), 1, len(ss))
-	rates := make([][]float64, len(ss))
-	pipe := func(calls func(round int) int, keep bool) func(r, t int) error {
+	return rateRounds(ctx, len(ss), o, func(t, calls int) (time.Duration, error) {
+		ss[t].p.setDeadline(o.Stall)
+		d, err := ss[t].pipelined(o.K, calls, build[t], calls)
+		ss[t].p.settle(settleLimit)
+		return d, err
+	})
+}
+
+// rateRounds makes burst send o.Calls calls to each of targets targets,
+// after o.Warmup unmeasured ones, in o.Rounds rounds interleaved between
+// them, and returns each one's median calls/s over the rounds. burst(t,
+// calls) sends calls calls to target t, o.K in flight, returns the time
+// they took, and lets the target go idle after.
+func rateRounds(ctx context.Context, targets int, o Options, burst func(t, calls int) (time.Duration, error)) ([]float64, error) {
+	rounds := fairRounds(min(o.Rounds, o.Calls), 1, targets)
+	rates := make([][]float64, targets)
+	run := func(calls func(round int) int, keep bool) func(r, t int) error {
 		return func(r, t int) error {
-			ss[t].p.setDeadline(o.Stall)
 			n := calls(r)
-			d, err := ss[t].pipelined(o.K, n, build[t], n)
+			d, err := burst(t, n)
 			if err == nil && keep {
 				rates[t] = append(rates[t], float64(n)/d.Seconds())
 			}
-			ss[t].p.settle(settleLimit)
 			return err
 		}
 	}
 	warm := func(int) int { return min(o.Warmup, o.Calls) }
-	if err := interleave(ctx, 1, len(ss), pipe(warm, false)); err != nil {
+	if err := interleave(ctx, 1, targets, run(warm, false)); err != nil {
 		return nil, err
 	}
 	measured := func(r int) int { return share(o.Calls, rounds, r) }
-	if err := interleave(ctx, rounds, len(ss), pipe(measured, true)); err != nil {
+	if err := interleave(ctx, rounds, targets, run(measured, true)); err != nil {
 		return nil, err
 	}
-	cps := make([]float64, len(ss))
-	for t := range ss {
+	cps := make([]float64, targets)
+	for t := range cps {
 		cps[t] = median(rates[t])
 	}
 	return cps, nil

@@ -253,8 +253,15 @@ func (p *Process) stderrTail() string {
 
 // peakRSS returns the process's peak resident set size (VmHWM) in bytes,
 // read from /proc while it runs.
-func (p *Process) peakRSS() (int64, error) {
-	status, err := os.ReadFile("/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/status")
+func (p *Process) peakRSS() (int64, error) { return peakRSSOf(p.cmd.Process.Pid) }
+
+// cpuTime returns the CPU time all threads of the process have used so far.
+func (p *Process) cpuTime() (time.Duration, error) { return cpuTimeOf(p.cmd.Process.Pid) }
+
+// peakRSSOf returns the peak resident set size (VmHWM) in bytes of the
+// running process pid, from /proc.
+func peakRSSOf(pid int) (int64, error) {
+	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0, err
 	}
@@ -272,11 +279,11 @@ func (p *Process) peakRSS() (int64, error) {
 	return 0, errors.New("no VmHWM in /proc status")
 }
 
-// cpuTime returns the CPU time all threads of the process have used so
+// cpuTimeOf returns the CPU time all threads of process pid have used so
 // far, summed from /proc/PID/task/*/schedstat (nanoseconds, accounted at
 // each context switch).
-func (p *Process) cpuTime() (time.Duration, error) {
-	dir := "/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/task"
+func cpuTimeOf(pid int) (time.Duration, error) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
 		return 0, err
@@ -304,17 +311,21 @@ const (
 	settleIdle = 20 * time.Microsecond
 )
 
-// settle waits, up to limit, until the target has stopped using the CPU.
-// A server may go on working after its last answer (the Go collector
+// settle waits, up to limit, until the target has stopped using the CPU
+// (settlePid).
+func (p *Process) settle(limit time.Duration) { settlePid(p.cmd.Process.Pid, limit) }
+
+// settlePid waits, up to limit, until process pid has stopped using the
+// CPU. A server may go on working after its last answer (the Go collector
 // finishing a cycle, the scavenger returning memory); on a CPU shared by
 // all targets that work would otherwise fall into the next target's round
-// and be charged to it. Where /proc cannot tell, settle returns at once.
-func (p *Process) settle(limit time.Duration) {
-	prev, err := p.cpuTime()
+// and be charged to it. Where /proc cannot tell, settlePid returns at once.
+func settlePid(pid int, limit time.Duration) {
+	prev, err := cpuTimeOf(pid)
 	for end := time.Now().Add(limit); err == nil && time.Now().Before(end); {
 		time.Sleep(settleTick)
 		var now time.Duration
-		if now, err = p.cpuTime(); err == nil && now-prev < settleIdle {
+		if now, err = cpuTimeOf(pid); err == nil && now-prev < settleIdle {
 			return
 		}
 		prev = now
