@@ -10,22 +10,36 @@
 // Paths are relative to -root and opened through an os.Root, so that the
 // peer pays for a sandbox as toolserver does.
 //
-// It exists only for "toolbench -suite issue14". The SDK is a test-only
-// dependency of this module: no shipped binary (toolserver, toolagent,
-// toolbench) imports this package or the SDK, and toolbench runs this
-// program as a separate binary that the user builds:
+// With -http ADDR it serves the same tools over Streamable HTTP at
+// http://ADDR/mcp instead, through the SDK's StreamableHTTPHandler in
+// stateless mode with JSON answers (no session, no SSE stream): one
+// JSON-RPC message per POST, as toolserver's --http serves them. It stops
+// on SIGINT or SIGTERM, letting the requests in flight finish.
+//
+// It exists only for toolbench's suites (-suite issue14 on stdio, -suite
+// http over HTTP). The SDK is a test-only dependency of this module: no
+// shipped binary (toolserver, toolagent, toolbench) imports this package
+// or the SDK, and toolbench runs this program as a separate binary that
+// the user builds:
 //
 //	go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer
 //	/tmp/bench-sdk -root DIR
+//	/tmp/bench-sdk -root DIR -http 127.0.0.1:8091
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,8 +48,17 @@ import (
 
 func main() {
 	root := flag.String("root", ".", "the folder the tools work in")
+	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp (stateless, JSON answers) instead of stdio, such as 127.0.0.1:8091")
 	flag.Parse()
-	if err := run(context.Background(), *root, &mcp.StdioTransport{}); err != nil {
+	var err error
+	if *addr == "" {
+		err = run(context.Background(), *root, &mcp.StdioTransport{})
+	} else {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err = serveHTTP(ctx, *root, *addr)
+		stop()
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdkpeer:", err)
 		os.Exit(1)
 	}
@@ -49,6 +72,46 @@ func run(ctx context.Context, dir string, t mcp.Transport) error {
 	}
 	defer root.Close()
 	return newServer(root).Run(ctx, t)
+}
+
+// serveHTTP serves the tools on dir over Streamable HTTP at
+// http://addr/mcp until ctx ends, then lets the requests in flight finish.
+func serveHTTP(ctx context.Context, dir, addr string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", httpHandler(newServer(root)))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// httpHandler serves s statelessly, one JSON answer per POST, as
+// toolserver's --http does.
+func httpHandler(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 }
 
 // PathArgs are the arguments of both tools.

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,5 +70,56 @@ func TestPeerServesReadsAndListings(t *testing.T) {
 	cs.Close()
 	if err := <-done; err != nil {
 		t.Logf("server ended with %v", err)
+	}
+}
+
+// TestPeerServesReadsOverStatelessHTTP posts a legacy tools/call with no
+// initialize before it, as toolbench's HTTP suite does, and gets the
+// file's text back as one JSON answer; a path out of the root is a tool
+// error.
+func TestPeerServesReadsOverStatelessHTTP(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "1k.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	ts := httptest.NewServer(httpHandler(newServer(root)))
+	defer ts.Close()
+	read := func(path string) (string, bool, http.Header) {
+		t.Helper()
+		body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"` + path + `"}}}`
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var answer struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+				IsError bool `json:"isError"`
+			} `json:"result"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil || resp.StatusCode != 200 || answer.ID != 7 || len(answer.Result.Content) != 1 {
+			t.Fatalf("status %d, %+v, %v", resp.StatusCode, answer, err)
+		}
+		return answer.Result.Content[0].Text, answer.Result.IsError, resp.Header
+	}
+	text, isErr, h := read("1k.txt")
+	if text != "hello\n" || isErr || !strings.HasPrefix(h.Get("Content-Type"), "application/json") || h.Get("Mcp-Session-Id") != "" {
+		t.Errorf("read_file: %q, isError %v, headers %v", text, isErr, h)
+	}
+	if text, isErr, _ := read("../secret"); !isErr {
+		t.Errorf("a path out of the root was read: %q", text)
 	}
 }
