@@ -4,7 +4,9 @@
 // of its transport: a line echo that copies every request line straight back
 // and does nothing else. With -suite issue14 it measures every goal of
 // issue 14 at once, with a go-sdk peer and a floor of the work as well (see
-// "The suite of issue 14" below).
+// "The suite of issue 14" below). With -suite http it measures read_file
+// over Streamable HTTP against the go-sdk peer and a bare net/http handler
+// (see "The HTTP suite" below).
 //
 // A target is any command line that speaks newline-delimited JSON over its
 // stdin and stdout. toolbench runs two of them side by side in one run:
@@ -162,6 +164,72 @@
 // Before timing, the answers are held to the files: the reads (the
 // floor's too) must return the file's text, and the three listings must be
 // the same text; after the writes, the files must hold what was written.
+//
+// # The HTTP suite
+//
+// "toolbench -suite http" measures read_file of a 1 KiB file over
+// Streamable HTTP (one JSON-RPC message per POST, stateless), side by
+// side in one run, and prints one table with the ratios and the goals
+// (round-trip p50 ≤0.5x go-sdk's, calls/s ≥6x go-sdk's). It prepares
+// 1k.txt (numbered lines of 64 bytes) in -root, under the same rule as
+// the suite of issue 14 (a new or empty folder, or one it marked). The
+// servers' command lines name that folder as their root, and the address
+// each listens at, which must have a port (toolbench reads it from their
+// -http or --http flag, and refuses to start when something listens
+// there already):
+//
+//	go build -o /tmp/bench-ts ./cmd/toolserver
+//	go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer
+//	go build -o /tmp/toolbench ./cmd/toolbench
+//	/tmp/toolbench -cpu 0 -suite http -root /tmp/suite-http \
+//	    -server '/tmp/bench-ts --root /tmp/suite-http --http 127.0.0.1:8090 --log-level warn --max-repeats -1' \
+//	    -sdk '/tmp/bench-sdk -root /tmp/suite-http -http 127.0.0.1:8091'
+//
+// (--max-repeats -1: toolserver's loop guard refuses the fifth identical
+// call in a row, and every call here is the same read.) Three targets
+// take part, each a process of its own, started once for the run and
+// stopped with SIGTERM at its end; with -cpu they run pinned with
+// toolbench:
+//
+//	toolserver  the server under test (-server)
+//	go-sdk      the peer (-sdk) with -http: the same read_file, through the
+//	            SDK's StreamableHTTPHandler, stateless with JSON answers
+//	floor       "toolbench httpfloor -addr ADDR -text FILE", the floor of
+//	            an HTTP round trip: a hidden subcommand, a bare net/http
+//	            handler at /mcp that reads the body and answers a fixed
+//	            tools/call result carrying the file's text, in go-sdk's
+//	            shape; toolbench gives it a free port on 127.0.0.1
+//
+// toolbench talks to each through a Go HTTP client of its own: keep-alive
+// HTTP/1.1, no compression, the headers a Streamable HTTP client sends
+// (Accept: application/json, text/event-stream; Content-Type:
+// application/json; MCP-Protocol-Version: 2025-11-25), and the legacy
+// body {"jsonrpc":"2.0","id":N,"method":"tools/call","params":{"name":
+// "read_file","arguments":{"path":"1k.txt"}}} with no initialize before
+// it. The first answer of each is checked whole (one JSON answer, the
+// file's text exactly, from a server a JSON-RPC response to the call);
+// every other one must be a 200 holding the text, and from a server carry
+// the call's id and neither an error nor isError. The measures:
+//
+//	round trips  -n calls one at a time, from the request to the end of
+//	             the answer's body, interleaved in rounds as the stdio
+//	             round trips are (10 ms of unmeasured calls first in each
+//	             round, and a wait for the server to go idle after it);
+//	             p50, p90 and p99
+//	calls/s      -calls calls with -k in flight (k callers, each posting
+//	             its next call when its answer is in, on k connections),
+//	             in -rounds interleaved rounds after -warmup unmeasured
+//	             calls; the median of the rounds
+//	peak RSS     VmHWM of each server process after all the calls
+//
+// Notes under the table say where the floor leaves each goal: what each
+// server adds to the floor's p50, whether the p50 goal lies below the
+// floor's own round trip (then no server on net/http can meet it on that
+// machine) or the calls/s goal above the floor's rate, and each one's
+// time a call beyond the floor's. The client's own work is in every
+// figure, the floor's included, so that the ratios to go-sdk understate
+// the difference of the servers' work: read the figures above the floor
+// for that.
 //
 // toolbench uses Linux interfaces (/proc, taskset) and the standard library
 // only; internal/sdkpeer links the Go SDK, and is built on its own.

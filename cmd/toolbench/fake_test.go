@@ -25,13 +25,15 @@ import (
 //	noid      answers tools/call with an error response without id
 //	files     ok, and serves the file tools of fakeFileTool in the folder
 //	          named by fakeRootEnv
+//	http      serves read_file of fakeFileTool over Streamable HTTP, at the
+//	          address of its -http flag (fakeHTTPServer)
 const fakeEnv = "TOOLBENCH_TEST_FAKE"
 
 // fakeRootEnv names the folder of the fake's file tools.
 const fakeRootEnv = "TOOLBENCH_TEST_FAKE_ROOT"
 
 // TestMain lets the test binary stand in for the targets: run with the
-// argument "echo" or "floor" it is that subcommand, with fakeEnv set it is
+// argument "echo", "floor" or "httpfloor" it is that subcommand, with fakeEnv set it is
 // a fake MCP server.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "echo" {
@@ -44,6 +46,20 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "floor" {
 		if err := floorMain(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if len(os.Args) > 1 && os.Args[1] == "httpfloor" {
+		if err := httpFloorMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if mode := os.Getenv(fakeEnv); mode == fakeHTTP {
+		if err := fakeHTTPServer(os.Args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, "fake HTTP server:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)

@@ -77,6 +77,13 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "httpfloor" {
+		if err := httpFloorMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "toolbench httpfloor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -156,12 +163,14 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		fmt.Fprint(fs.Output(), `Usage: toolbench [flags] -server 'cmd args'
        toolbench [flags] -- cmd args
        toolbench -suite issue14 -root DIR -server 'cmd --root DIR …' -sdk 'sdkpeer -root DIR' [flags]
+       toolbench -suite http -root DIR -server 'cmd --root DIR --http ADDR …' -sdk 'sdkpeer -root DIR -http ADDR' [flags]
 
 Measures an MCP stdio server (A) against a line echo (B), interleaved,
 and prints medians and the ratio A/B. With -suite issue14, measures every
 goal of issue 14 against the go-sdk peer (go build ./cmd/toolbench/internal/sdkpeer),
-the echo and a floor of the work, in a folder it prepares. See
-"go doc ./cmd/toolbench".
+the echo and a floor of the work, in a folder it prepares. With -suite
+http, measures read_file of 1 KiB over Streamable HTTP against the go-sdk
+peer and a bare net/http handler. See "go doc ./cmd/toolbench".
 
 Flags:
 `)
@@ -184,12 +193,12 @@ Flags:
 	fs.IntVar(&o.PayloadN, "payload-n", defaultPayloadN, "payload: measured calls per target")
 	fs.BoolVar(&o.Check, "check", true, "check every server response (false: check only its id, so an echo can stand as the server)")
 	fs.DurationVar(&o.Stall, "stall", defaultStall, "abort when a round or a start takes longer than this")
-	fs.StringVar(&cfg.suite, "suite", "", "run a suite of measures instead: issue14 (needs -root and -sdk; the -only, -tool, -args, -payload-* and -baseline flags do not apply)")
+	fs.StringVar(&cfg.suite, "suite", "", "run a suite of measures instead: issue14 or http (needs -root and -sdk; the -only, -tool, -args, -payload-* and -baseline flags do not apply)")
 	fs.StringVar(&cfg.root, "root", "", "suite: a new or empty folder to prepare the files in (or one prepared before); give it to the servers too")
-	sdk := fs.String("sdk", "", "suite: the go-sdk peer's command line, split on spaces, e.g. '/tmp/bench-sdk -root DIR'")
-	fs.IntVar(&o.ListN, "list-n", defaultListN, "suite: measured listings per target")
-	fs.IntVar(&o.WriteN, "write-n", defaultWriteN, "suite: measured writes and edits per target and size")
-	fs.IntVar(&o.MemCalls, "mem-calls", defaultMemCalls, "suite: calls of each memory measure")
+	sdk := fs.String("sdk", "", "suite: the go-sdk peer's command line, split on spaces, e.g. '/tmp/bench-sdk -root DIR' (with -suite http: '/tmp/bench-sdk -root DIR -http 127.0.0.1:PORT')")
+	fs.IntVar(&o.ListN, "list-n", defaultListN, "suite issue14: measured listings per target")
+	fs.IntVar(&o.WriteN, "write-n", defaultWriteN, "suite issue14: measured writes and edits per target and size")
+	fs.IntVar(&o.MemCalls, "mem-calls", defaultMemCalls, "suite issue14: calls of each memory measure")
 	fs.StringVar(&cfg.cpu, "cpu", "", "CPU list to pin toolbench and all targets to, e.g. 0 (re-executes under taskset)")
 	fs.BoolVar(&cfg.json, "json", false, "print a JSON object instead of the table")
 	fs.BoolVar(&cfg.quiet, "q", false, "no progress lines on stderr")

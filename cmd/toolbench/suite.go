@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -230,11 +231,29 @@ func floorName(n int) string { return "floor-" + strconv.Itoa(n) + "m.txt" }
 
 // prepareRoot makes p.root the suite's folder: 1k.txt, 1m.txt and 16m.txt
 // to read, the folder many of p.many empty files to list, and the
-// files to edit, rewritten each run. A folder that exists must be empty or
-// carry the suite's mark, so that no folder of the user's is ever written
-// over.
+// files to edit, rewritten each run.
 func prepareRoot(p suitePlan) error {
-	dir := p.root
+	err := prepareFolder(p.root, suiteIssue14, map[string][]byte{
+		"1k.txt":     suiteText(1 << 10),
+		"1m.txt":     suiteText(p.mib),
+		"16m.txt":    suiteText(16 * p.mib),
+		editName(1):  editText(p.mib),
+		editName(8):  editText(8 * p.mib),
+		writeName(1): nil,
+		writeName(8): nil,
+		floorName(1): nil,
+		floorName(8): nil,
+	})
+	if err != nil {
+		return err
+	}
+	return prepareMany(filepath.Join(p.root, manyDir), p.many)
+}
+
+// prepareFolder writes files, by name, into dir, with the suite's mark. A
+// folder that exists must be empty or carry the mark, so that no folder
+// of the user's is ever written over.
+func prepareFolder(dir, suite string, files map[string][]byte) error {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -248,24 +267,15 @@ func prepareRoot(p suitePlan) error {
 			return fmt.Errorf("-root %s is not empty and was not prepared by toolbench (it has no %s): give a new or empty folder", dir, suiteMark)
 		}
 	}
-	files := map[string][]byte{
-		suiteMark:    []byte("prepared by toolbench -suite " + suiteIssue14 + "; rewritten at every run\n"),
-		"1k.txt":     suiteText(1 << 10),
-		"1m.txt":     suiteText(p.mib),
-		"16m.txt":    suiteText(16 * p.mib),
-		editName(1):  editText(p.mib),
-		editName(8):  editText(8 * p.mib),
-		writeName(1): nil,
-		writeName(8): nil,
-		floorName(1): nil,
-		floorName(8): nil,
+	if err := os.WriteFile(filepath.Join(dir, suiteMark), []byte("prepared by toolbench -suite "+suite+"; rewritten at every run\n"), 0o644); err != nil {
+		return err
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
 		}
 	}
-	return prepareMany(filepath.Join(dir, manyDir), p.many)
+	return nil
 }
 
 // manyName is the name of entry i of the folder to list.
@@ -592,23 +602,46 @@ func suiteWriteRounds(ctx context.Context, specs [2]Spec, tool string, server, f
 // checkSuiteConfig checks the command line of a suite run and sets the
 // measures it runs.
 func checkSuiteConfig(cfg *config, fs *flag.FlagSet) error {
-	if cfg.suite != suiteIssue14 {
-		return fmt.Errorf("-suite: unknown suite %q (want %s)", cfg.suite, suiteIssue14)
+	// Flags that only the suite of issue 14 uses.
+	issue14Only := []string{"cold", "payload-n", "list-n", "write-n", "mem-calls"}
+	switch cfg.suite {
+	case suiteIssue14:
+		issue14Only = nil
+	case suiteHTTP:
+	default:
+		return fmt.Errorf("-suite: unknown suite %q (want %s or %s)", cfg.suite, suiteIssue14, suiteHTTP)
 	}
 	var misplaced []string
 	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "only", "tool", "args", "payload-tool", "payload-args", "baseline", "check":
+		if slices.Contains([]string{"only", "tool", "args", "payload-tool", "payload-args", "baseline", "check"}, f.Name) ||
+			slices.Contains(issue14Only, f.Name) {
 			misplaced = append(misplaced, "-"+f.Name)
 		}
 	})
 	switch {
 	case len(misplaced) > 0:
-		return fmt.Errorf("-suite fixes its calls and checks every answer: %s do not apply", strings.Join(misplaced, ", "))
+		return fmt.Errorf("-suite %s fixes its calls and checks every answer: %s do not apply", cfg.suite, strings.Join(misplaced, ", "))
 	case cfg.root == "":
 		return errors.New("-suite needs -root DIR, a folder for its files, which the servers' command lines name as their root too")
 	case len(cfg.sdk) == 0:
-		return errors.New("-suite needs -sdk 'cmd args', the go-sdk peer: go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer, then -sdk '/tmp/bench-sdk -root DIR'")
+		args := "-root DIR"
+		if cfg.suite == suiteHTTP {
+			args += " -http 127.0.0.1:PORT"
+		}
+		return fmt.Errorf("-suite needs -sdk 'cmd args', the go-sdk peer: go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer, then -sdk '/tmp/bench-sdk %s'", args)
+	}
+	if cfg.suite == suiteHTTP {
+		a, err := httpAddrOf(cfg.server)
+		if err != nil {
+			return fmt.Errorf("-server: %w", err)
+		}
+		b, err := httpAddrOf(cfg.sdk)
+		if err != nil {
+			return fmt.Errorf("-sdk: %w", err)
+		}
+		if a == b {
+			return fmt.Errorf("-server and -sdk both listen at %s: give each a port of its own", a)
+		}
 	}
 	o := &cfg.opts
 	for _, c := range []struct {
@@ -645,12 +678,6 @@ const suiteRoundWarm = 10 * time.Millisecond
 // suiteMain runs the suite that cfg names and prints its table (or JSON):
 // the exit code of realMain.
 func suiteMain(cfg config, self, cpus string, pinned bool, stdout, stderr io.Writer) int {
-	figures, ok := measured(cfg, stderr, func(ctx context.Context, log io.Writer) (*SuiteFigures, error) {
-		return runSuite(ctx, cfg, self, log)
-	})
-	if !ok {
-		return 1
-	}
 	rep := SuiteReport{
 		Suite:   cfg.suite,
 		Root:    cfg.root,
@@ -658,10 +685,27 @@ func suiteMain(cfg config, self, cpus string, pinned bool, stdout, stderr io.Wri
 		CPUs:    cpus,
 		Pinned:  pinned,
 		Options: cfg.opts,
-		Rows:    suiteRows(figures, cfg.opts),
-		Figures: figures,
 	}
 	write := writeSuiteTable
+	switch cfg.suite {
+	case suiteHTTP:
+		figures, ok := measured(cfg, stderr, func(ctx context.Context, log io.Writer) (*HTTPFigures, error) {
+			return runHTTPSuite(ctx, cfg, self, log)
+		})
+		if !ok {
+			return 1
+		}
+		rep.Argv[labelFloor] = self + " httpfloor"
+		rep.Rows, rep.HTTP, write = httpRows(figures, cfg.opts), figures, writeHTTPTable
+	default:
+		figures, ok := measured(cfg, stderr, func(ctx context.Context, log io.Writer) (*SuiteFigures, error) {
+			return runSuite(ctx, cfg, self, log)
+		})
+		if !ok {
+			return 1
+		}
+		rep.Rows, rep.Figures = suiteRows(figures, cfg.opts), figures
+	}
 	if cfg.json {
 		write = func(w io.Writer, rep SuiteReport) error {
 			enc := json.NewEncoder(w)

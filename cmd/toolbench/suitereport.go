@@ -46,7 +46,10 @@ type SuiteReport struct {
 	Pinned  bool              `json:"pinned"`
 	Options Options           `json:"options"`
 	Rows    []SuiteRow        `json:"rows"`
-	Figures *SuiteFigures     `json:"figures"` // the summaries behind the rows, in ns
+	// The figures behind the rows, times in ns: Figures for issue14, HTTP
+	// for http.
+	Figures *SuiteFigures `json:"figures,omitempty"`
+	HTTP    *HTTPFigures  `json:"http,omitempty"`
 }
 
 // bound is a goal of the issue: toolserver's figure over against's at
@@ -182,10 +185,10 @@ func thousands(n int) string {
 	return s
 }
 
-// ratioCell prints toolserver's figure over against's, if both are there.
-func ratioCell(r SuiteRow, against string) string {
-	v, ok := r.Figures[labelServer]
-	w, ok2 := r.Figures[against]
+// ratioCell prints num's figure over den's, if both are there.
+func ratioCell(r SuiteRow, num, den string) string {
+	v, ok := r.Figures[num]
+	w, ok2 := r.Figures[den]
 	if !ok || !ok2 || w == 0 {
 		return ""
 	}
@@ -193,6 +196,41 @@ func ratioCell(r SuiteRow, against string) string {
 		return fmt.Sprintf("%.2f", v/w)
 	}
 	return fmt.Sprintf("%.2fx", v/w)
+}
+
+// checkCells prints the goals of a row and whether each is met.
+func checkCells(r SuiteRow) (goals, results string) {
+	var g, res []string
+	for _, c := range r.Checks {
+		g = append(g, c.Goal)
+		switch {
+		case c.Met:
+			res = append(res, "ok")
+		case r.Refused != "":
+			res = append(res, "MISSED (refused)")
+		default:
+			res = append(res, "MISSED")
+		}
+	}
+	return strings.Join(g, ", "), strings.Join(res, ", ")
+}
+
+// writeNotes prints, under a table, what toolserver refused and the notes
+// of its rows.
+func writeNotes(w io.Writer, rows []SuiteRow) error {
+	for _, r := range rows {
+		if r.Refused != "" {
+			if _, err := fmt.Fprintf(w, "# %s: toolserver refused: %s\n", r.Measure, r.Refused); err != nil {
+				return err
+			}
+		}
+		if r.Note != "" {
+			if _, err := fmt.Fprintf(w, "# %s: %s\n", r.Measure, r.Note); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func figureCell(r SuiteRow, label string) string {
@@ -214,37 +252,17 @@ func writeSuiteTable(w io.Writer, rep SuiteReport) error {
 		if r.Floor != "" {
 			floor = figureCell(r, r.Floor) + " " + r.Floor
 		}
-		var goals, results []string
-		for _, c := range r.Checks {
-			goals = append(goals, c.Goal)
-			switch {
-			case c.Met:
-				results = append(results, "ok")
-			case r.Refused != "":
-				results = append(results, "MISSED (refused)")
-			default:
-				results = append(results, "MISSED")
-			}
-		}
+		goals, results := checkCells(r)
 		cells = append(cells, []string{r.Measure, figureCell(r, labelServer), figureCell(r, labelSDK), floor,
-			ratioCell(r, labelSDK), ratioCell(r, r.Floor), strings.Join(goals, ", "), strings.Join(results, ", ")})
+			ratioCell(r, labelServer, labelSDK), ratioCell(r, labelServer, r.Floor), goals, results})
 	}
 	// The measure, the goals and the results to the left, the figures to
 	// the right.
 	if err := writeColumns(w, cells, func(col int) bool { return col == 0 || col >= 6 }); err != nil {
 		return err
 	}
-	for _, r := range rep.Rows {
-		if r.Refused != "" {
-			if _, err := fmt.Fprintf(w, "# %s: toolserver refused: %s\n", r.Measure, r.Refused); err != nil {
-				return err
-			}
-		}
-		if r.Note != "" {
-			if _, err := fmt.Fprintf(w, "# %s: %s\n", r.Measure, r.Note); err != nil {
-				return err
-			}
-		}
+	if err := writeNotes(w, rep.Rows); err != nil {
+		return err
 	}
 	pinned := "not pinned"
 	if rep.Pinned {
