@@ -92,6 +92,10 @@ func TestARequestStateWithABadSignatureIsRefused(t *testing.T) {
 				{"the first character changed", head + flipSig(sig, 0, 32)},
 				{"a middle character changed", head + flipSig(sig, 21, 1)},
 				{"the last character changed", head + flipSig(sig, 42, 32)},
+				// The last character of 32 bytes carries 4 bits and 2 of
+				// padding: a spelling of the same bytes, which only the
+				// strict decoding refuses.
+				{"the last character's padding bits changed", head + flipSig(sig, 42, 1)},
 				{"one character short", head + sig[:42]},
 				{"cut to half", head + sig[:22]},
 				{"cut to one byte", head + sig[:2]},
