@@ -2,8 +2,8 @@ package server
 
 // Held reports what is held on behalf of calls where a call c was served:
 // the bytes of the server's memory budget (Call.Reserve), and the calls
-// waiting for a slot in c's session and the bytes of their arguments
-// (queue.go). It is the one place the black-box tests of what calls give
+// waiting for a slot in the server's line and the bytes of their
+// arguments (queue.go). It is the one place the black-box tests of what calls give
 // back reach inside the package; point it elsewhere when those move.
 //
 // The budget is read by trying to take it: call Held only while no call
@@ -20,10 +20,9 @@ func Held(c *Call) (budget int64, queued, queuedBytes int) {
 			hi = mid - 1
 		}
 	}
-	if s := c.sess; s != nil {
-		s.workMu.Lock()
-		queued, queuedBytes = len(s.queue.calls), s.queue.bytes
-		s.workMu.Unlock()
-	}
+	s := c.srv
+	s.lineMu.Lock()
+	queued, queuedBytes = len(s.line.calls), s.line.bytes
+	s.lineMu.Unlock()
 	return size - free, queued, queuedBytes
 }
