@@ -16,6 +16,19 @@ func clip(s string) string {
 	return shortenString(s, maxLogged)
 }
 
+// maxLoggedItems is the most items of a list a client sent (its roots)
+// that a log line copies.
+const maxLoggedItems = 32
+
+// clipAll returns the first maxLoggedItems of ss, each clipped.
+func clipAll(ss []string) []string {
+	out := make([]string, 0, min(len(ss), maxLoggedItems))
+	for _, s := range ss[:min(len(ss), maxLoggedItems)] {
+		out = append(out, clip(s))
+	}
+	return out
+}
+
 // clipJSON returns raw, a JSON text a client sent, as a log line may
 // hold it: itself when short, otherwise a JSON string of its first
 // maxLogged runes and an ellipsis.

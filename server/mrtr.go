@@ -122,7 +122,7 @@ func (k *stateKeeper) open(state string) (statePayload, error) {
 		return p, errors.New("is not a requestState this server issued")
 	}
 	head, sig := state[:i], state[i+1:]
-	got, err := base64.RawURLEncoding.DecodeString(sig)
+	got, err := base64.RawURLEncoding.Strict().DecodeString(sig) // strict: one spelling, so no character of it changes unnoticed
 	if err != nil || !hmac.Equal(got, k.mac(head)) {
 		return p, errors.New("failed verification")
 	}

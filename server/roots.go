@@ -53,12 +53,12 @@ func (s *session) fetchRoots(ctx context.Context) {
 	for _, root := range res.Roots {
 		u, err := url.Parse(root.URI)
 		if err != nil || u.Scheme != "file" || u.Path == "" {
-			s.log.Warn().Str("uri", root.URI).Msg("ignored a client root that is not a file:// URI")
+			s.log.Warn().Str("uri", clip(root.URI)).Msg("ignored a client root that is not a file:// URI")
 			continue
 		}
 		paths = append(paths, u.Path)
 	}
-	s.log.Info().Strs("roots", paths).Msg("client roots")
+	s.log.Info().Strs("roots", clipAll(paths)).Int("count", len(paths)).Msg("client roots")
 	s.srv.opts.Roots(ctx, paths, nil)
 }
 

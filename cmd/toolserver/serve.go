@@ -131,6 +131,15 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 				return
 			}
 			if ignored := sandbox.RestrictHost(paths); len(ignored) > 0 {
+				// The ignored roots are the client's: a bounded prefix of them.
+				if len(ignored) > 32 {
+					ignored = ignored[:32]
+				}
+				for i, p := range ignored {
+					if len(p) > 512 {
+						ignored[i] = p[:512] + "…"
+					}
+				}
 				log.Warn().Strs("ignored", ignored).Strs("allowed", sandbox.Allowed()).
 					Msg("client roots outside every --root were ignored; client roots can only narrow the roots")
 			}
