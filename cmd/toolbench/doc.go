@@ -220,6 +220,9 @@
 //	             its next call when its answer is in, on k connections),
 //	             in -rounds interleaved rounds after -warmup unmeasured
 //	             calls; the median of the rounds
+//	CPU a call   the CPU time of each server process (all its threads,
+//	             from /proc, until it goes idle after the round) over the
+//	             calls of each of those rounds, median of the rounds
 //	peak RSS     VmHWM of each server process after all the calls
 //
 // Notes under the table say where the floor leaves each goal: what each
@@ -227,9 +230,10 @@
 // floor's own round trip (then no server on net/http can meet it on that
 // machine) or the calls/s goal above the floor's rate, and each one's
 // time a call beyond the floor's. The client's own work is in every
-// figure, the floor's included, so that the ratios to go-sdk understate
-// the difference of the servers' work: read the figures above the floor
-// for that.
+// round trip and rate, the floor's included, so that their ratios to
+// go-sdk understate the difference of the servers' work: the figures
+// above the floor, and the CPU time a call, which leaves the client out,
+// show it.
 //
 // toolbench uses Linux interfaces (/proc, taskset) and the standard library
 // only; internal/sdkpeer links the Go SDK, and is built on its own.

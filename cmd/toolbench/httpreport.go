@@ -38,6 +38,7 @@ func httpRows(f *HTTPFigures, o Options) []SuiteRow {
 		suiteRow(read+"round trip p90", unitMicros, labelFloor, pick(func(s Summary) time.Duration { return s.P90 })),
 		suiteRow(read+"round trip p99", unitMicros, labelFloor, pick(func(s Summary) time.Duration { return s.P99 })),
 		rate,
+		suiteRow(fmt.Sprintf("server CPU time a call, %d in flight", o.K), unitMicros, labelFloor, f.CPUPerCall),
 		suiteRow("peak RSS after the calls", unitMiB, labelFloor, f.PeakRSSMiB),
 	}
 }

@@ -29,7 +29,12 @@ type HTTPFigures struct {
 	Answers     map[string]int64   `json:"answers"`
 	Read1K      map[string]Summary `json:"read_1k"`       // round trips, one at a time
 	CallsPerSec map[string]float64 `json:"calls_per_sec"` // K in flight, median of the rounds
-	PeakRSSMiB  map[string]float64 `json:"peak_rss_mib"`  // VmHWM after all the calls
+	// CPUPerCall is the CPU time each server process used a call (all its
+	// threads, until it went idle after the round) under the calls in
+	// flight, in µs, median of the rounds: its own work, without the
+	// client's, which is in every round trip and rate.
+	CPUPerCall map[string]float64 `json:"cpu_us_per_call"`
+	PeakRSSMiB map[string]float64 `json:"peak_rss_mib"` // VmHWM after all the calls
 }
 
 // httpSuiteSpecs are the three programs of an HTTP suite run and the
@@ -107,17 +112,24 @@ func runHTTPSuite(ctx context.Context, cfg config, self string, log io.Writer) (
 	f.Read1K = summaries(specs, samples)
 
 	fmt.Fprintf(log, "toolbench: read_file %s over HTTP: %d calls each, %d in flight\n", httpReadName, o.Calls, o.K)
-	cps, err := rateRounds(ctx, len(ts), o, func(t, calls int) (time.Duration, error) {
+	cpu := make([][]float64, len(ts))
+	cps, err := rateRounds(ctx, len(ts), o, func(t, calls int, measured bool) (time.Duration, error) {
+		pid := ts[t].cmd.Process.Pid
+		before, cpuErr := cpuTimeOf(pid)
 		d, err := ts[t].burst(ctx, o.K, calls)
-		settlePid(ts[t].cmd.Process.Pid, settleLimit)
+		settlePid(pid, settleLimit)
+		if after, err2 := cpuTimeOf(pid); measured && err == nil && cpuErr == nil && err2 == nil {
+			cpu[t] = append(cpu[t], micros(after-before)/float64(calls))
+		}
 		return d, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("calls/s: %w", err)
 	}
-	f.CallsPerSec = map[string]float64{}
+	f.CallsPerSec, f.CPUPerCall = map[string]float64{}, map[string]float64{}
 	for t, h := range ts {
 		f.CallsPerSec[h.spec.Label] = cps[t]
+		f.CPUPerCall[h.spec.Label] = median(cpu[t])
 		f.Answers[h.spec.Label] = h.nextID.Load()
 		rss, err := h.peakRSS()
 		if err != nil {

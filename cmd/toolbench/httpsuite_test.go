@@ -78,8 +78,9 @@ func TestHTTPSuiteMeasuresTheThreeServers(t *testing.T) {
 		if s := f.Read1K[label]; s.N != 20 || s.Median <= 0 || s.P90 < s.Median || s.P99 < s.P90 {
 			t.Errorf("round trips of %s: %+v", label, s)
 		}
-		if f.CallsPerSec[label] <= 0 || f.PeakRSSMiB[label] <= 0 || f.AnswerBytes[label] <= 1<<10 {
-			t.Errorf("%s: %.0f calls/s, %.1f MiB, answers of %d bytes", label, f.CallsPerSec[label], f.PeakRSSMiB[label], f.AnswerBytes[label])
+		if f.CallsPerSec[label] <= 0 || f.CPUPerCall[label] <= 0 || f.PeakRSSMiB[label] <= 0 || f.AnswerBytes[label] <= 1<<10 {
+			t.Errorf("%s: %.0f calls/s, %.1f µs of CPU a call, %.1f MiB, answers of %d bytes",
+				label, f.CallsPerSec[label], f.CPUPerCall[label], f.PeakRSSMiB[label], f.AnswerBytes[label])
 		}
 		// The probe, the warm-up calls and the round trips, and the
 		// warm-up calls and the calls in flight.
@@ -90,7 +91,7 @@ func TestHTTPSuiteMeasuresTheThreeServers(t *testing.T) {
 	if f.URL[labelServer] != "http://"+addrs[0]+"/mcp" || f.URL[labelSDK] != "http://"+addrs[1]+"/mcp" || !strings.HasPrefix(f.URL[labelFloor], "http://127.0.0.1:") {
 		t.Errorf("urls %v", f.URL)
 	}
-	if len(rep.Rows) != 5 || len(rep.Rows[0].Checks) != 1 || len(rep.Rows[3].Checks) != 1 {
+	if len(rep.Rows) != 6 || len(rep.Rows[0].Checks) != 1 || len(rep.Rows[3].Checks) != 1 {
 		t.Errorf("rows %+v", rep.Rows)
 	}
 	for _, addr := range append(addrs[:], strings.TrimSuffix(strings.TrimPrefix(f.URL[labelFloor], "http://"), "/mcp")) {
@@ -104,7 +105,7 @@ func TestHTTPSuiteMeasuresTheThreeServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	table := out.String()
-	for _, want := range []string{"read_file 1 KiB over HTTP, round trip p50", "round trip p99", "calls/s with 4 in flight", "go-sdk ÷ floor",
+	for _, want := range []string{"read_file 1 KiB over HTTP, round trip p50", "round trip p99", "calls/s with 4 in flight", "server CPU time a call, 4 in flight", "go-sdk ÷ floor",
 		"≤0.5x go-sdk", "≥6x go-sdk", "# floor: " + os.Args[0] + " httpfloor (http://127.0.0.1:", "calls=64 k=4 rounds=2"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
@@ -297,6 +298,7 @@ func TestHTTPRowsJudgeTheGoals(t *testing.T) {
 			"the goal, ≥60.0k calls/s (6x go-sdk's 10.0k), is above the floor's 50.0k: no server can meet it on this machine; time a call beyond the floor's: toolserver 5.0µs, go-sdk 80.0µs"},
 	} {
 		f := &HTTPFigures{Read1K: tc.read, CallsPerSec: tc.rate,
+			CPUPerCall: map[string]float64{labelServer: 30, labelSDK: 120, labelFloor: 10},
 			PeakRSSMiB: map[string]float64{labelServer: 12, labelSDK: 14, labelFloor: 8}}
 		rows := httpRows(f, Options{K: 16})
 		var met []bool
@@ -315,8 +317,9 @@ func TestHTTPRowsJudgeTheGoals(t *testing.T) {
 		if err := writeHTTPTable(&out, SuiteReport{Rows: rows, Options: Options{K: 16}}); err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"round trip p90", "calls/s with 16 in flight", "peak RSS after the calls", "12.0MiB", "go-sdk ÷ floor"} {
-			if !strings.Contains(out.String(), want) {
+		for _, want := range []string{"round trip p90", "calls/s with 16 in flight", "peak RSS after the calls", "12.0MiB", "go-sdk ÷ floor",
+			"server CPU time a call, 16 in flight 30.0µs 120.0µs 10.0µs 0.25x 3.00x 12.00x"} {
+			if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), want) {
 				t.Errorf("%s: table lacks %q:\n%s", tc.name, want, out.String())
 			}
 		}

@@ -625,7 +625,7 @@ func measureThroughputRun(ctx context.Context, specs [2]Spec, o Options) (cps [2
 // interleaved between the sessions (rateRounds), and returns each one's
 // median calls/s over the rounds.
 func throughputRounds(ctx context.Context, ss []*session, build []requestFunc, o Options) ([]float64, error) {
-	return rateRounds(ctx, len(ss), o, func(t, calls int) (time.Duration, error) {
+	return rateRounds(ctx, len(ss), o, func(t, calls int, _ bool) (time.Duration, error) {
 		ss[t].p.setDeadline(o.Stall)
 		d, err := ss[t].pipelined(o.K, calls, build[t], calls)
 		ss[t].p.settle(settleLimit)
@@ -636,15 +636,16 @@ func throughputRounds(ctx context.Context, ss []*session, build []requestFunc, o
 // rateRounds makes burst send o.Calls calls to each of targets targets,
 // after o.Warmup unmeasured ones, in o.Rounds rounds interleaved between
 // them, and returns each one's median calls/s over the rounds. burst(t,
-// calls) sends calls calls to target t, o.K in flight, returns the time
-// they took, and lets the target go idle after.
-func rateRounds(ctx context.Context, targets int, o Options, burst func(t, calls int) (time.Duration, error)) ([]float64, error) {
+// calls, measured) sends calls calls to target t, o.K in flight, returns
+// the time they took, and lets the target go idle after; measured is
+// false for the warm-up.
+func rateRounds(ctx context.Context, targets int, o Options, burst func(t, calls int, measured bool) (time.Duration, error)) ([]float64, error) {
 	rounds := fairRounds(min(o.Rounds, o.Calls), 1, targets)
 	rates := make([][]float64, targets)
 	run := func(calls func(round int) int, keep bool) func(r, t int) error {
 		return func(r, t int) error {
 			n := calls(r)
-			d, err := burst(t, n)
+			d, err := burst(t, n, keep)
 			if err == nil && keep {
 				rates[t] = append(rates[t], float64(n)/d.Seconds())
 			}
