@@ -384,6 +384,8 @@ func reasonPhrase(reason string) arg {
 		id = msgReasonFileTooLarge
 	case "too_many_open_files":
 		id = msgReasonTooManyOpenFiles
+	case "locked":
+		id = msgReasonLocked
 	case "too_deep":
 		id = msgReasonTooDeep
 	case "too_many_directories":
