@@ -1047,7 +1047,7 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgReasonReadOnlyRoot:             {"read only root", "只读根目录"},
 	msgReasonFileTooLarge:             {"file too large", "文件过大"},
 	msgReasonTooManyOpenFiles:         {"too many open files", "打开的文件过多"},
-	msgReasonLocked:                   {"locked", "正被其他写入占用"},
+	msgReasonLocked:                   {"locked", "被锁定"},
 	msgReasonTooDeep:                  {"too deep", "层级过深"},
 	msgReasonTooManyDirectories:       {"too many directories", "待搜索的目录过多"},
 	msgReInvalidCharClass:             {"invalid character class", "无效的字符类"},
