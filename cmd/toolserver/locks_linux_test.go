@@ -98,21 +98,6 @@ func TestAnUnusableDefaultLockDirLeavesTheLocksToTheProcessWithAWarning(t *testi
 	}
 }
 
-// requireLockingTools skips t while the file tools do not take the write
-// locks (Sandbox.LockWrite) of the files they change: until then no
-// toolserver keeps out of another's way, whatever the lock directory.
-// Remove it once tools/fs takes them.
-func requireLockingTools(t *testing.T) {
-	t.Helper()
-	files, _ := filepath.Glob("../../tools/fs/*.go")
-	for _, f := range files {
-		if b, err := os.ReadFile(f); err == nil && !strings.HasSuffix(f, "_test.go") && strings.Contains(string(b), ".LockWrite(") {
-			return
-		}
-	}
-	t.Skip("the file tools do not take the write locks yet (Sandbox.LockWrite)")
-}
-
 // initialized starts toolserver with args and performs the handshake.
 func initialized(t *testing.T, args ...string) *proc {
 	t.Helper()
@@ -123,7 +108,6 @@ func initialized(t *testing.T, args ...string) *proc {
 }
 
 func TestAWriteWaitsForTheLockAnotherProcessHolds(t *testing.T) {
-	requireLockingTools(t)
 	root, lockDir := t.TempDir(), filepath.Join(t.TempDir(), "locks")
 	p := initialized(t, "--root", root, "--lock-dir", lockDir)
 	// This process holds the lock of f.txt as another toolserver would:
@@ -161,7 +145,6 @@ func TestAWriteWaitsForTheLockAnotherProcessHolds(t *testing.T) {
 }
 
 func TestTwoServersEditingOneFileLoseNoEdit(t *testing.T) {
-	requireLockingTools(t)
 	root, lockDir := t.TempDir(), filepath.Join(t.TempDir(), "locks")
 	file := filepath.Join(root, "log.txt")
 	if err := os.WriteFile(file, []byte("END\n"), 0o644); err != nil {

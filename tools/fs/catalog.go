@@ -57,6 +57,7 @@ const (
 
 	// version.go and the checks of expected_version.
 	msgVersionTag
+	msgChangedWhileAsked
 	msgVersionStale
 	msgVersionGone
 	msgBadVersion
@@ -485,6 +486,9 @@ var catalog = [numMsgs]struct{ en, zh string }{
 		"{1} 是文件，不是目录；可用 read_file 读取，用 get_file_info 查看其信息"},
 
 	msgVersionTag: {"[version {1}]", "[版本 {1}]"},
+	msgChangedWhileAsked: {
+		"{1} changed while the user was being asked, so the change approved is not the one it would make now; nothing was changed: make the call again",
+		"在询问用户期间 {1} 被修改了，所以用户批准的修改已不是现在将要做的修改；未做任何修改：请重新调用"},
 	msgVersionStale: {
 		"{1} changed since it was read: its version is {2} now, not {3}; nothing was written. Read it again, then make the change on what it holds now",
 		"{1} 在读取之后已被修改：当前版本为 {2}，而不是 {3}；未写入任何内容。请重新读取，再基于其当前内容修改"},

@@ -3,6 +3,8 @@ package fs
 import (
 	"context"
 
+	"github.com/stdiotools/toolserver/i18n"
+
 	"github.com/stdiotools/toolserver/server"
 )
 
@@ -19,10 +21,11 @@ import (
 //   - When the call asks the user ([server.Call.Confirms]), plan runs
 //     first and the user is asked without the locks, since the answer may
 //     take minutes; then the locks are taken, and plan runs again on the
-//     files as they are now, then apply. What the user approved is the
-//     change, made on what the files hold when it is made: an edit is
-//     applied again to the text read under the lock. A plan with nothing
-//     to change returns at once.
+//     files as they are now. If the question it would ask now is not the
+//     one the user answered (another writer created, replaced or resized
+//     a file meanwhile), nothing is changed and the call is refused with a
+//     sentence that says so, to be made again; otherwise apply makes the
+//     change approved. A plan with nothing to change returns at once.
 //   - Otherwise the locks are taken first, and plan and apply run once
 //     under them: one read of the files.
 //
@@ -35,6 +38,7 @@ func change[P any](ctx context.Context, t *toolset, call *server.Call, dryRun bo
 	if dryRun {
 		return preview(plan)
 	}
+	var asked string // the question the user approved, in English
 	if call.Confirms() {
 		p, ask, err := plan()
 		if err != nil || ask.id == msgNone {
@@ -43,15 +47,19 @@ func change[P any](ctx context.Context, t *toolset, call *server.Call, dryRun bo
 		if err := confirm(ctx, call, ask); err != nil {
 			return none, err
 		}
+		asked = ask.in(i18n.English)
 	}
 	unlock, err := t.sb.LockWrite(ctx, rels...)
 	if err != nil {
 		return none, err
 	}
 	defer unlock()
-	p, _, err := plan()
+	p, ask, err := plan()
 	if err != nil {
 		return none, err
+	}
+	if asked != "" && ask.in(i18n.English) != asked {
+		return none, fail(msgChangedWhileAsked, lit(quote(rels[0])))
 	}
 	if err := apply(&p); err != nil {
 		return none, err

@@ -320,3 +320,31 @@ func TestAConfirmedWriteChecksTheExpectedVersionAgain(t *testing.T) {
 		t.Errorf("f.txt = %q", got)
 	}
 }
+
+func TestAConfirmedChangeIsRefusedWhenTheQuestionWouldNowBeAnother(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		s := newSession(t, e)
+		// The user approved creating new.txt; meanwhile another writer
+		// created it: writing now would replace what the user never saw.
+		txt, isErr := s.whileAsking("write_file", `{"path":"new.txt","content":"mine\n"}`, func() {
+			e.ok(t, "write_file", `{"path":"new.txt","content":"theirs\n"}`)
+		})
+		if !isErr || !strings.Contains(txt, `"new.txt" changed while the user was being asked`) || !strings.Contains(txt, "nothing was changed") {
+			t.Errorf("a create approved for a file made meanwhile: %q (error %v)", txt, isErr)
+		}
+		if got := e.read(t, "new.txt"); got != "theirs\n" {
+			t.Errorf("new.txt = %q, want the other writer's", got)
+		}
+		// An edit approved with sizes the file no longer has.
+		e.write(t, "f.txt", "alpha\nbeta\n")
+		txt, isErr = s.whileAsking("edit_file", `{"path":"f.txt","edits":[{"old_text":"beta","new_text":"BETA"}]}`, func() {
+			e.ok(t, "append_file", `{"path":"f.txt","content":"gamma\n"}`)
+		})
+		if !isErr || !strings.Contains(txt, "changed while the user was being asked") {
+			t.Errorf("an edit approved on a file that grew meanwhile: %q (error %v)", txt, isErr)
+		}
+		if got := e.read(t, "f.txt"); got != "alpha\nbeta\ngamma\n" {
+			t.Errorf("f.txt = %q", got)
+		}
+	})
+}
