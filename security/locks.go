@@ -3,10 +3,12 @@ package security
 import (
 	"cmp"
 	"context"
+	"errors"
 	"path"
 	"slices"
-	"sync"
 	"time"
+
+	"github.com/stdiotools/toolserver/internal/filelock"
 )
 
 // Locks serializes the changes to one file: a tool that changes a file
@@ -19,87 +21,26 @@ import (
 // One Locks serves a whole process: give the same one to every sandbox
 // (SandboxOptions.Locks). The zero value is not usable; use NewLocks.
 type Locks struct {
-	mu   sync.Mutex
-	keys map[lockKey]*keyLock
+	t *filelock.Table
 }
 
-// lockKey is what a lock is taken on.
-type lockKey struct {
-	dev, ino uint64 // the folder's identity; zero where the file system gives none
-	name     string // the file's name in the folder, or its whole key when the folder has no identity
-}
-
-// keyLock is the lock of one key: a token that a holder takes and gives
-// back, and how many holders and waiters refer to it, so that it is
-// forgotten when none does.
-type keyLock struct {
-	token chan struct{}
-	refs  int
-}
-
-// NewLocks returns the locks of a process.
-func NewLocks() *Locks {
-	return &Locks{keys: make(map[lockKey]*keyLock)}
-}
-
-// acquire takes the lock of each key, in one order for every caller so
-// that two callers naming the same keys never wait for each other in a
-// circle. It returns the function that releases them all, or the key it
-// was waiting for when ctx ended.
-func (l *Locks) acquire(ctx context.Context, keys []lockKey) (func(), int, error) {
-	held := make([]*keyLock, 0, len(keys))
-	release := func() {
-		for _, k := range held {
-			k.token <- struct{}{}
-		}
-		l.forget(keys[:len(held)])
+// NewLocks returns the locks of a process. With dir empty they hold
+// within the process. Otherwise they also hold for every process whose
+// locks use the same dir, on Linux, where each is an open-file-description
+// lock on one byte of a lock file in dir, which the kernel drops when the
+// process ends, however it ends: processes that change the same files
+// must share dir (a folder on the shared volume, across machines). dir is
+// made (0700) if it is missing; it must belong to the user and be closed
+// to the group and others, and it should lie outside every root, so that
+// nothing of it shows to the tools. Elsewhere than Linux, NewLocks of a
+// dir returns an error that wraps errors.ErrUnsupported.
+func NewLocks(dir string) (*Locks, error) {
+	t, err := filelock.Open(dir)
+	if err != nil {
+		return nil, err
 	}
-	for i, k := range keys {
-		kl := l.ref(k)
-		select {
-		case <-kl.token:
-			held = append(held, kl)
-		case <-ctx.Done():
-			l.forget(keys[i : i+1])
-			release()
-			return nil, i, ctx.Err()
-		}
-	}
-	return release, -1, nil
+	return &Locks{t: t}, nil
 }
-
-// ref returns the lock of k, counting one more reference to it.
-func (l *Locks) ref(k lockKey) *keyLock {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	kl := l.keys[k]
-	if kl == nil {
-		kl = &keyLock{token: make(chan struct{}, 1)}
-		kl.token <- struct{}{}
-		l.keys[k] = kl
-	}
-	kl.refs++
-	return kl
-}
-
-// forget drops one reference to the lock of each key, and the lock when
-// it was the last.
-func (l *Locks) forget(keys []lockKey) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, k := range keys {
-		if kl := l.keys[k]; kl != nil {
-			if kl.refs--; kl.refs == 0 {
-				delete(l.keys, k)
-			}
-		}
-	}
-}
-
-// lockMargin is how much of a call's time a wait for a lock leaves, at
-// most, so that the call can still say why it gave up before its
-// deadline answers for it.
-const lockMargin = time.Second
 
 // LockWrite takes the write locks of the files rels name (Resolve
 // results; several for a move) and returns the function that releases
@@ -109,28 +50,26 @@ const lockMargin = time.Second
 // time left (a tenth of what remains, at most a second), so that the
 // caller can still answer: with a *PathError of reason Locked, which
 // names the file and says that another writer holds it. A wait cut
-// short by cancellation returns ctx's error.
+// short by cancellation returns ctx's error. A lock directory that cannot
+// be used (see NewLocks) gives a *PathError of reason Other, which says
+// so; nothing is held then.
 //
 // The caller must check again, once it holds the locks, whatever it
 // decided before about the files, and must release them on every path.
 func (s *Sandbox) LockWrite(ctx context.Context, rels ...string) (func(), error) {
 	began := time.Now()
-	wait := ctx
-	if deadline, ok := ctx.Deadline(); ok {
-		margin := min(lockMargin, time.Until(deadline)/10)
-		var cancel context.CancelFunc
-		wait, cancel = context.WithDeadline(ctx, deadline.Add(-margin))
-		defer cancel()
-	}
 	for {
 		keys, names := s.lockKeys(rels)
-		release, at, err := s.locks.acquire(wait, keys)
+		release, err := s.locks.t.Lock(ctx, keys)
+		if busy, ok := errors.AsType[*filelock.BusyError](err); ok {
+			waited := time.Since(began).Round(time.Millisecond)
+			return nil, &PathError{Op: "write", Path: names[busy.Index], Reason: Locked, Err: err, lang: s.lang, msg: msgLocked, a1: waited.String()}
+		}
 		if err != nil {
-			if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
+			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			waited := time.Since(began).Round(time.Millisecond)
-			return nil, &PathError{Op: "write", Path: names[at], Reason: Locked, Err: err, lang: s.lang, msg: msgLocked, a1: waited.String()}
+			return nil, &PathError{Op: "write", Path: names[0], Reason: Other, Err: err, lang: s.lang, msg: msgLockFailed}
 		}
 		// A folder renamed or replaced while the lock was awaited holds
 		// the file under another identity now: take that one's lock.
@@ -143,9 +82,9 @@ func (s *Sandbox) LockWrite(ctx context.Context, rels ...string) (func(), error)
 
 // lockKeys returns the keys of the locks of rels, sorted and without
 // repeats, and for each the path it came from.
-func (s *Sandbox) lockKeys(rels []string) ([]lockKey, []string) {
+func (s *Sandbox) lockKeys(rels []string) ([]filelock.Key, []string) {
 	type keyed struct {
-		key lockKey
+		key filelock.Key
 		rel string
 	}
 	ks := make([]keyed, 0, len(rels))
@@ -153,10 +92,10 @@ func (s *Sandbox) lockKeys(rels []string) ([]lockKey, []string) {
 		ks = append(ks, keyed{s.lockKey(rel), rel})
 	}
 	slices.SortFunc(ks, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.key.dev, b.key.dev), cmp.Compare(a.key.ino, b.key.ino), cmp.Compare(a.key.name, b.key.name))
+		return cmp.Or(cmp.Compare(a.key.Dev, b.key.Dev), cmp.Compare(a.key.Ino, b.key.Ino), cmp.Compare(a.key.Name, b.key.Name))
 	})
 	ks = slices.CompactFunc(ks, func(a, b keyed) bool { return a.key == b.key })
-	keys, names := make([]lockKey, len(ks)), make([]string, len(ks))
+	keys, names := make([]filelock.Key, len(ks)), make([]string, len(ks))
 	for i, k := range ks {
 		keys[i], names[i] = k.key, k.rel
 	}
@@ -166,14 +105,14 @@ func (s *Sandbox) lockKeys(rels []string) ([]lockKey, []string) {
 // lockKey returns the key of the lock of rel: its folder's identity and
 // its name, or where the folder has no identity (a file system in
 // memory, or one that is gone), the path's key.
-func (s *Sandbox) lockKey(rel string) lockKey {
+func (s *Sandbox) lockKey(rel string) filelock.Key {
 	r, inner := s.split(rel)
 	if r != nil && inner != "." {
 		if fi, err := r.fs.Stat(path.Dir(inner)); err == nil {
 			if dev, ino, ok := folderID(fi); ok {
-				return lockKey{dev: dev, ino: ino, name: path.Base(inner)}
+				return filelock.Key{Dev: dev, Ino: ino, Name: path.Base(inner)}
 			}
 		}
 	}
-	return lockKey{name: s.Key(rel)}
+	return filelock.Key{Name: s.Key(rel)}
 }

@@ -63,6 +63,7 @@ const (
 	msgReadOnlyHolds
 	msgReadOnlyAll
 	msgLocked
+	msgLockFailed
 )
 
 // catalog holds every sentence in English and Chinese. In the templates,
@@ -199,8 +200,11 @@ var catalog = [...]struct{ en, zh string }{
 		`{path} is in the read-only root {1}, where nothing can be changed; write in {2} instead`,
 		`{path} 位于只读根目录 {1} 中，其中的内容都不能修改；请改为写入 {2}`},
 	msgLocked: {
-		`another writer holds {path}; gave up after {1} and changed nothing: try again shortly`,
-		`另一个写入者占用着 {path}；等待 {1} 后放弃，未做任何修改：请稍后重试`},
+		`another writer held {path} for all of {1}; nothing was changed: try again shortly`,
+		`另一个写入者在全部 {1} 内一直占用 {path}；没有做任何修改：请稍后重试`},
+	msgLockFailed: {
+		`cannot change {path}: the server's lock folder is broken; nothing was changed: tell the user`,
+		`无法修改 {path}：服务器的锁目录已损坏；没有做任何修改：请告知用户`},
 	msgReadOnlyAll: {
 		`{path} is in the read-only root {1}; nothing can be changed there`,
 		`{path} 位于只读根目录 {1} 中；那里的内容都不能修改`},

@@ -132,7 +132,11 @@ func NewRoots(roots []Root, opts SandboxOptions) (*Sandbox, error) {
 	}
 	s := &Sandbox{limits: opts.Limits.WithDefaults(), lang: opts.Lang, locks: opts.Locks}
 	if s.locks == nil {
-		s.locks = NewLocks()
+		locks, err := NewLocks("")
+		if err != nil {
+			return nil, err
+		}
+		s.locks = locks
 	}
 	seen := map[string]string{}
 	for _, r := range roots {

@@ -42,7 +42,8 @@ type SandboxOptions struct {
 	// Lang is the language of PathError messages; English if unknown.
 	Lang i18n.Lang
 	// Locks are the write locks of LockWrite, which every sandbox of a
-	// process should share; nil gives the sandbox locks of its own.
+	// process should share; nil gives the sandbox locks of its own, which
+	// hold within the process (see NewLocks).
 	Locks *Locks
 }
 

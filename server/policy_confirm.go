@@ -20,6 +20,13 @@ func (c *Call) Confirm(ctx context.Context, message string) error {
 	return c.confirmer(ctx, message)
 }
 
+// Confirms reports whether Confirm asks the user: the server requires
+// confirmations and the call is not a dry run. A tool that holds a lock
+// while it changes something asks before it takes the lock, since the
+// user may take minutes to answer, and checks everything again once it
+// holds it.
+func (c *Call) Confirms() bool { return c != nil && c.confirmer != nil }
+
 // confirmPolicy makes [Call.Confirm] ask the user when the server
 // requires confirmations ([Options.ConfirmWrites]), except for a dry run,
 // which changes nothing.

@@ -26,6 +26,7 @@ type config struct {
 	confirmWrites   bool
 	stateKeyFile    string
 	nonceDir        string
+	lockDir         string
 	maxCalls        int
 	callsPerSecond  float64
 	toolTimeout     time.Duration
@@ -65,6 +66,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.BoolVar(&cfg.allowAdmin, "allow-admin", false, "also serve admin tools (delete_file)")
 	fs.BoolVar(&cfg.confirmWrites, "confirm-writes", false, "ask the user (MCP elicitation) before every change; clients without elicitation get a refusal")
 	fs.StringVar(&cfg.nonceDir, "nonce-dir", "", "directory, outside the root, where the confirmations accepted over MCP 2026-07-28 are recorded, so that each is accepted once by every process sharing it (default: each process remembers its own)")
+	fs.StringVar(&cfg.lockDir, "lock-dir", "", "private directory, outside the roots, holding the lock file that keeps the changes of one file by several toolserver processes apart; processes writing the same files must share it, on the shared volume across machines (Linux; default: toolserver-UID in the temporary directory)")
 	fs.StringVar(&cfg.stateKeyFile, "state-key-file", "", "file holding the key (at least 32 bytes) that seals the state of a confirmation asked over MCP 2026-07-28; processes serving the same clients must share it (default: a key made at start)")
 	fs.IntVar(&cfg.maxCalls, "max-calls", 0, "tool calls one session may make (0: no limit)")
 	fs.Float64Var(&cfg.callsPerSecond, "calls-per-second", 0, "rate limit for tool calls, with bursts of one second's worth (0: no limit)")

@@ -218,7 +218,7 @@ func TestDeployArtifactsMatchTheBinary(t *testing.T) {
 	if err := os.CopyFS(root, os.DirFS(playground(t))); err != nil {
 		t.Fatal(err)
 	}
-	secrets, nonces := t.TempDir(), t.TempDir()
+	secrets, nonces, locks := t.TempDir(), t.TempDir(), t.TempDir()
 	local := func(args []string, values map[string]string) []string {
 		out := slices.Clone(args)
 		for i, a := range out {
@@ -227,6 +227,8 @@ func TestDeployArtifactsMatchTheBinary(t *testing.T) {
 				out[i] = root
 			case a == "/nonces":
 				out[i] = nonces
+			case strings.HasPrefix(a, "/locks/"):
+				out[i] = filepath.Join(locks, path.Base(a))
 			case strings.HasPrefix(a, "/run/secrets/"):
 				out[i] = filepath.Join(secrets, path.Base(a))
 				if err := os.WriteFile(out[i], []byte(values[path.Base(a)]), 0o600); err != nil {

@@ -12,8 +12,9 @@ import (
 // TestAWritePastTheFileSizeLimitSaysSo runs the server under a file size
 // limit (bash's ulimit -f, which makes the kernel answer EFBIG, and
 // SIGXFSZ, which Go ignores) and checks that write_file and copy_file
-// past it say what happened and what to do, in both languages, and leave
-// the target as it was and nothing beside it.
+// past it, and append_file across it, say what happened and what to do,
+// in both languages, and leave the target as it was and nothing beside
+// it.
 func TestAWritePastTheFileSizeLimitSaysSo(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -36,6 +37,8 @@ func TestAWritePastTheFileSizeLimitSaysSo(t *testing.T) {
 			fmt.Sprintf(`{"name":"write_file","arguments":{"path":"a.txt","content":%q}}`, big),
 			`{"name":"copy_file","arguments":{"source":"big.txt","destination":"a.txt","overwrite":true}}`,
 			`{"name":"copy_file","arguments":{"source":"big.txt","destination":"copy.txt"}}`,
+			// Past the limit half-way: what went in is cut back out.
+			fmt.Sprintf(`{"name":"append_file","arguments":{"path":"a.txt","content":%q}}`, big),
 		} {
 			p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+1, params))
 			l := p.recv()
@@ -46,7 +49,7 @@ func TestAWritePastTheFileSizeLimitSaysSo(t *testing.T) {
 		p.finish()
 	}
 	if b, err := os.ReadFile(filepath.Join(root, "a.txt")); err != nil || string(b) != "old" {
-		t.Errorf("a.txt holds %q, %v after the failed writes", b, err)
+		t.Errorf("a.txt holds %d bytes (%.40q…), %v after the failed writes, want \"old\"", len(b), b, err)
 	}
 	entries, _ := os.ReadDir(root)
 	if len(entries) != 2 {

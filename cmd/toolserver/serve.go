@@ -99,7 +99,11 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	for i, r := range roots {
 		specs[i] = r.Root
 	}
-	sandbox, err := security.NewRoots(specs, security.SandboxOptions{Lang: lang, Limits: security.Limits{MaxWriteBytes: cfg.maxWriteBytes, MaxEditBytes: cfg.maxEditBytes}})
+	locks, err := openLocks(cfg.lockDir, roots, log)
+	if err != nil {
+		return fail(err)
+	}
+	sandbox, err := security.NewRoots(specs, security.SandboxOptions{Lang: lang, Limits: security.Limits{MaxWriteBytes: cfg.maxWriteBytes, MaxEditBytes: cfg.maxEditBytes}, Locks: locks})
 	if err != nil {
 		return fail(err)
 	}

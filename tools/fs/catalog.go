@@ -55,6 +55,21 @@ const (
 	msgTempName
 	msgNotDir
 
+	// version.go and the checks of expected_version.
+	msgVersionTag
+	msgChangedWhileAsked
+	msgVersionStale
+	msgVersionGone
+	msgBadVersion
+
+	// append.go.
+	msgAppendDryCreate
+	msgAppendDryAppend
+	msgAppended
+	msgConfirmAppend
+	msgAppendOverCap
+	msgAppendNotCutBack
+
 	// edit.go.
 	msgEditUnchanged
 	msgEditDryRun
@@ -469,6 +484,39 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgNotDir: {
 		"{1} is a file, not a directory; read_file reads it, and get_file_info describes it",
 		"{1} 是文件，不是目录；可用 read_file 读取，用 get_file_info 查看其信息"},
+
+	msgVersionTag: {"[version {1}]", "[版本 {1}]"},
+	msgChangedWhileAsked: {
+		"{1} changed while the user was being asked, so the change approved is not the one it would make now; nothing was changed: make the call again",
+		"在询问用户期间 {1} 被修改了，所以用户批准的修改已不是现在将要做的修改；未做任何修改：请重新调用"},
+	msgVersionStale: {
+		"{1} changed since it was read: its version is {2} now, not {3}; nothing was written. Read it again, then make the change on what it holds now",
+		"{1} 在读取之后已被修改：当前版本为 {2}，而不是 {3}；未写入任何内容。请重新读取，再基于其当前内容修改"},
+	msgVersionGone: {
+		"{1} no longer exists, so it is not at version {2}; nothing was written. Look for where it went (list_directory), or leave out expected_version to create it",
+		"{1} 已不存在，因此不是版本 {2}；未写入任何内容。请查明它的去向（list_directory），或去掉 expected_version 来新建它"},
+	msgBadVersion: {
+		"expected_version {1} is not a version: give the 16 hexadecimal digits that read_file, get_file_info or the last write returned, as they are",
+		"expected_version {1} 不是版本号：请原样给出 read_file、get_file_info 或上一次写入返回的 16 位十六进制数字"},
+
+	msgAppendDryCreate: {
+		"Dry run: append_file would create {1} with {2}. Nothing was written.",
+		"试运行：append_file 将创建 {1}，内容 {2}。未写入任何内容。"},
+	msgAppendDryAppend: {
+		"Dry run: append_file would add {2} to the end of {1} ({3} now, {4} after). Nothing was written.",
+		"试运行：append_file 将在 {1}（现为 {3}）末尾追加 {2}，追加后为 {4}。未写入任何内容。"},
+	msgAppended: {
+		"Appended {2} to {1} (now {3}).",
+		"已在 {1} 末尾追加 {2}（现为 {3}）。"},
+	msgConfirmAppend: {
+		"Append {2} to {1} ({3} now).",
+		"在 {1}（现为 {3}）末尾追加 {2}。"},
+	msgAppendOverCap: {
+		"appending {1} to {2} ({3} now) would make it {4}, more than the {5} one call may write (the server's --max-write-bytes limit); nothing was written",
+		"向 {2}（现为 {3}）追加 {1} 后将达到 {4}，超过了单次调用可写入的 {5}（服务器的 --max-write-bytes 上限）；未写入任何内容"},
+	msgAppendNotCutBack: {
+		"the append to {1} failed ({2}), and the file could not be cut back to its former {3}, so it may end with part of the text; read its end (read_file with tail) before you append again",
+		"向 {1} 追加失败（{2}），且未能把文件截回原来的 {3}，因此其末尾可能留有部分文本；再次追加前请先读取其末尾（read_file 加 tail）"},
 
 	msgEditUnchanged: {
 		"The {1} leave {2} unchanged; nothing was written.",

@@ -26,6 +26,10 @@ type session struct {
 	asked  []string
 	resps  chan map[string]json.RawMessage
 	nextID int
+	// hold, when set, receives each confirmation's message, and the
+	// answer waits until the test sends on it again: the user is
+	// thinking.
+	hold chan string
 }
 
 // newSession serves e's tools with confirmations required, over pipes, to
@@ -87,8 +91,12 @@ func (s *session) read(r io.Reader) {
 			_ = json.Unmarshal(m["params"], &p)
 			s.mu.Lock()
 			s.asked = append(s.asked, p.Message)
-			answer := s.answer
+			answer, hold := s.answer, s.hold
 			s.mu.Unlock()
+			if hold != nil {
+				hold <- p.Message
+				<-hold
+			}
 			s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":%q}}`, m["id"], answer))
 			continue
 		}
@@ -155,6 +163,10 @@ func TestWritesAskForConfirmationWithAConcreteMessage(t *testing.T) {
 			`Overwrite "w.txt" (3 bytes now) with 5 bytes.`},
 		{"edit_file counts the edits and lines", "edit_file", `{"path":"e.txt","edits":[{"old_text":"two","new_text":"2\n3"}]}`,
 			`Edit "e.txt": 1 edit, 2 lines added and 1 line removed (11 bytes, then 11 bytes).`},
+		{"append_file names what it adds to and the sizes", "append_file", `{"path":"ap.txt","content":"12"}`,
+			`Append 2 bytes to "ap.txt" (3 bytes now).`},
+		{"append_file says it creates a missing file", "append_file", `{"path":"log.txt","content":"12"}`,
+			`Create "log.txt" with 2 bytes.`},
 		{"create_directory names the missing parents", "create_directory", `{"path":"x/y/z"}`,
 			`Create the directory "x/y/z" and 2 missing parents.`},
 		{"copy_file names what it copies and replaces", "copy_file", `{"source":"c.txt","destination":"c2.txt","overwrite":true}`,
@@ -168,6 +180,7 @@ func TestWritesAskForConfirmationWithAConcreteMessage(t *testing.T) {
 	}
 	e := newMemEnv(t, security.Limits{})
 	e.write(t, "w.txt", "www")
+	e.write(t, "ap.txt", "abc")
 	e.write(t, "e.txt", "one\ntwo\nsix")
 	e.write(t, "c.txt", "cccc")
 	e.write(t, "c2.txt", "old")
@@ -204,6 +217,7 @@ func TestWritesAskForConfirmationWithAConcreteMessage(t *testing.T) {
 		for _, c := range [][2]string{
 			{"write_file", `{"path":"w.txt","content":"x","dry_run":true}`},
 			{"edit_file", `{"path":"e.txt","edits":[{"old_text":"one","new_text":"1"}],"dry_run":true}`},
+			{"append_file", `{"path":"e.txt","content":"x","dry_run":true}`},
 			{"edit_file", `{"path":"e.txt","edits":[{"old_text":"one","new_text":"one"}]}`},
 			{"create_directory", `{"path":"x/y/z"}`},
 			{"create_directory", `{"path":"q","dry_run":true}`},
@@ -215,6 +229,122 @@ func TestWritesAskForConfirmationWithAConcreteMessage(t *testing.T) {
 			if txt, isErr, asked := s.callTool(c[0], c[1]); isErr || len(asked) != 0 {
 				t.Errorf("%s %s: %q (error %v), asked %q", c[0], c[1], txt, isErr, asked)
 			}
+		}
+	})
+}
+
+// whileAsking calls tool with args in s, and runs meanwhile, while the
+// user has been asked to confirm and has not answered yet, and then
+// returns the call's text and whether it is an error.
+func (s *session) whileAsking(tool, args string, meanwhile func()) (string, bool) {
+	s.t.Helper()
+	hold := make(chan string)
+	s.mu.Lock()
+	s.hold = hold
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.hold = nil
+		s.mu.Unlock()
+	}()
+	type answer struct {
+		text  string
+		isErr bool
+	}
+	done := make(chan answer, 1)
+	go func() {
+		text, isErr, _ := s.callTool(tool, args)
+		done <- answer{text, isErr}
+	}()
+	select {
+	case <-hold:
+	case a := <-done:
+		s.t.Fatalf("%s answered without asking: %s", tool, a.text)
+	}
+	meanwhile()
+	hold <- ""
+	a := <-done
+	return a.text, a.isErr
+}
+
+func TestAConfirmationHoldsNoLockAndTheEditAppliesToTheFileAsItIsThen(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		s := newSession(t, e)
+		e.write(t, "f.txt", "alpha\nbeta\ngamma\n")
+		txt, isErr := s.whileAsking("edit_file", `{"path":"f.txt","edits":[{"old_text":"beta","new_text":"BETA"}]}`, func() {
+			// Another writer changes another line while the user thinks;
+			// it must not wait for the answer.
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				e.ok(t, "edit_file", `{"path":"f.txt","edits":[{"old_text":"gamma","new_text":"GAMMA"}]}`)
+			}()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("a write waited for the confirmation of another")
+			}
+		})
+		if isErr {
+			t.Fatalf("the confirmed edit failed: %s", txt)
+		}
+		if got := e.read(t, "f.txt"); got != "alpha\nBETA\nGAMMA\n" {
+			t.Errorf("f.txt = %q, want both edits", got)
+		}
+
+		e.write(t, "g.txt", "alpha\nbeta\n")
+		txt, isErr = s.whileAsking("edit_file", `{"path":"g.txt","edits":[{"old_text":"beta","new_text":"BETA"}]}`, func() {
+			e.ok(t, "write_file", `{"path":"g.txt","content":"alpha\ndelta\n"}`)
+		})
+		if !isErr || !strings.Contains(txt, "edits[0].old_text was not found in \"g.txt\"") || !strings.Contains(txt, "the file was not changed") {
+			t.Errorf("an edit whose text went while the user was asked: %q (error %v)", txt, isErr)
+		}
+		if got := e.read(t, "g.txt"); got != "alpha\ndelta\n" {
+			t.Errorf("g.txt = %q, want it as the other writer left it", got)
+		}
+	})
+}
+
+func TestAConfirmedWriteChecksTheExpectedVersionAgain(t *testing.T) {
+	e := newRealEnv(t, security.Limits{})
+	s := newSession(t, e)
+	e.write(t, "f.txt", "one\n")
+	v := e.versionOfFile(t, "f.txt")
+	txt, isErr := s.whileAsking("write_file", `{"path":"f.txt","content":"two\n","expected_version":"`+v+`"}`, func() {
+		e.ok(t, "append_file", `{"path":"f.txt","content":"more\n"}`)
+	})
+	if !isErr || !strings.Contains(txt, "changed since it was read") {
+		t.Errorf("a write whose file changed while the user was asked: %q (error %v)", txt, isErr)
+	}
+	if got := e.read(t, "f.txt"); got != "one\nmore\n" {
+		t.Errorf("f.txt = %q", got)
+	}
+}
+
+func TestAConfirmedChangeIsRefusedWhenTheQuestionWouldNowBeAnother(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		s := newSession(t, e)
+		// The user approved creating new.txt; meanwhile another writer
+		// created it: writing now would replace what the user never saw.
+		txt, isErr := s.whileAsking("write_file", `{"path":"new.txt","content":"mine\n"}`, func() {
+			e.ok(t, "write_file", `{"path":"new.txt","content":"theirs\n"}`)
+		})
+		if !isErr || !strings.Contains(txt, `"new.txt" changed while the user was being asked`) || !strings.Contains(txt, "nothing was changed") {
+			t.Errorf("a create approved for a file made meanwhile: %q (error %v)", txt, isErr)
+		}
+		if got := e.read(t, "new.txt"); got != "theirs\n" {
+			t.Errorf("new.txt = %q, want the other writer's", got)
+		}
+		// An edit approved with sizes the file no longer has.
+		e.write(t, "f.txt", "alpha\nbeta\n")
+		txt, isErr = s.whileAsking("edit_file", `{"path":"f.txt","edits":[{"old_text":"beta","new_text":"BETA"}]}`, func() {
+			e.ok(t, "append_file", `{"path":"f.txt","content":"gamma\n"}`)
+		})
+		if !isErr || !strings.Contains(txt, "changed while the user was being asked") {
+			t.Errorf("an edit approved on a file that grew meanwhile: %q (error %v)", txt, isErr)
+		}
+		if got := e.read(t, "f.txt"); got != "alpha\nbeta\ngamma\n" {
+			t.Errorf("f.txt = %q", got)
 		}
 	})
 }

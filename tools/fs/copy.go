@@ -31,15 +31,17 @@ type CopyFileResult struct {
 	Bytes       int64    `json:"bytes" description:"How many bytes were copied."`
 	Replaced    bool     `json:"replaced" description:"True when a file at destination was replaced."`
 	Skipped     []string `json:"skipped,omitempty" description:"Symbolic links and special files inside a copied directory, which are not copied."`
+	Version     string   `json:"version,omitempty" description:"For a file: the copy's version, to pass as expected_version."`
 	DryRun      bool     `json:"dry_run,omitempty" description:"True when nothing was copied because dry_run was set."`
 
 	summary message
 	inLang
 }
 
-// Content returns one sentence saying what was done.
+// Content returns one sentence saying what was done and, for a file, the
+// copy's version.
 func (r CopyFileResult) Content() []server.Content {
-	return []server.Content{server.TextContent(r.summary.in(r.lang))}
+	return []server.Content{server.TextContent(sentences{r.summary, versionTag(r.Version)}.in(r.lang))}
 }
 
 func (t *toolset) addCopyFile(s *server.Server) error {
@@ -80,23 +82,53 @@ type planEntry struct {
 	target string
 }
 
+// copyFilePlan is what copy_file is about to do: its result, what it
+// copies, and the phrase that describes it.
+type copyFilePlan struct {
+	res    CopyFileResult
+	plan   copyPlan
+	action message
+}
+
 func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileArgs) (CopyFileResult, error) {
-	src, dst, srcInfo, dstInfo, err := t.checkTransfer("copy_file", in.Source, in.Destination, in.Overwrite)
+	src, dst, err := t.resolveTransfer("copy_file", in.Source, in.Destination)
 	if err != nil {
 		return CopyFileResult{}, err
 	}
+	p, err := change(ctx, t, call, in.DryRun, []string{dst},
+		func() (copyFilePlan, message, error) { return t.planCopyFile(ctx, src, dst, in) },
+		func(p *copyFilePlan) error {
+			if err := t.runCopy(ctx, call, src, dst, p.plan); err != nil {
+				return err
+			}
+			p.res.summary = say(msgCopied, p.action)
+			if p.res.Type == typeFile {
+				p.res.Version = t.versionAfter(dst)
+			}
+			return nil
+		})
+	return p.res, err
+}
+
+// planCopyFile checks a copy_file of src to dst and returns what it will
+// copy and the sentence that asks the user to approve it.
+func (t *toolset) planCopyFile(ctx context.Context, src, dst string, in CopyFileArgs) (copyFilePlan, message, error) {
+	srcInfo, dstInfo, err := t.checkTransfer("copy_file", src, dst, in.Overwrite)
+	if err != nil {
+		return copyFilePlan{}, message{}, err
+	}
 	if dstInfo == nil {
 		if err := t.sb.CheckNewName(pathArg(dst)); err != nil {
-			return CopyFileResult{}, err
+			return copyFilePlan{}, message{}, err
 		}
 	}
 	if srcInfo.Mode()&fs.ModeSymlink != 0 {
 		// Copy what the link points to, as cp does.
 		if srcInfo, err = t.sb.Fs().Stat(src); err != nil {
-			return CopyFileResult{}, t.sb.Explain("read", src, err)
+			return copyFilePlan{}, message{}, t.sb.Explain("read", src, err)
 		}
 		if srcInfo.IsDir() {
-			return CopyFileResult{}, fail(msgCopyLinkToDir, lit(quote(src)))
+			return copyFilePlan{}, message{}, fail(msgCopyLinkToDir, lit(quote(src)))
 		}
 	}
 	res := CopyFileResult{Source: src, Destination: dst, Replaced: dstInfo != nil, DryRun: in.DryRun}
@@ -107,19 +139,19 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 		plan.files = []planEntry{{sub: "", mode: srcInfo.Mode().Perm(), size: srcInfo.Size(), info: srcInfo}}
 		plan.bytes, plan.alloc = srcInfo.Size(), allocated(srcInfo)
 		if err := t.checkCap(lit(quote(src)), plan.bytes, say(msgNothingCopied)); err != nil {
-			return CopyFileResult{}, err
+			return copyFilePlan{}, message{}, err
 		}
 	case srcInfo.IsDir():
 		res.Type = typeDir
 		if plan, err = t.planCopy(ctx, "copy_file", src, srcInfo, false); err != nil {
-			return CopyFileResult{}, err
+			return copyFilePlan{}, message{}, err
 		}
 		res.Files, res.Dirs, res.Bytes, res.Skipped = len(plan.files), len(plan.dirs), plan.bytes, plan.skipped
 	default:
-		return CopyFileResult{}, fail(msgCopyIsSpecial, lit(quote(src)), kind(srcInfo.Mode()))
+		return copyFilePlan{}, message{}, fail(msgCopyIsSpecial, lit(quote(src)), kind(srcInfo.Mode()))
 	}
 	if err := t.checkSpace(dst, plan.alloc, say(msgNothingCopied)); err != nil {
-		return CopyFileResult{}, err
+		return copyFilePlan{}, message{}, err
 	}
 
 	action := say(msgCopyAction, describeEntry(src, srcInfo), lit(quote(dst)))
@@ -135,16 +167,8 @@ func (t *toolset) copyFile(ctx context.Context, call *server.Call, in CopyFileAr
 	}
 	if in.DryRun {
 		res.summary = say(msgCopyDryRun, action)
-		return res, nil
 	}
-	if err := confirm(ctx, call, say(msgConfirmCopy, action)); err != nil {
-		return CopyFileResult{}, err
-	}
-	if err := t.runCopy(ctx, call, src, dst, plan); err != nil {
-		return CopyFileResult{}, err
-	}
-	res.summary = say(msgCopied, action)
-	return res, nil
+	return copyFilePlan{res: res, plan: plan, action: action}, say(msgConfirmCopy, action), nil
 }
 
 // planCopy lists what copying the directory src involves for tool

@@ -71,6 +71,13 @@ func (t *toolset) addDeleteFile(s *server.Server) error {
 	}, speak(t.deleteFile))
 }
 
+// deletePlan is what delete_file is about to do: its result, and the
+// entry as found.
+type deletePlan struct {
+	res DeleteFileResult
+	fi  fs.FileInfo
+}
+
 func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFileArgs) (DeleteFileResult, error) {
 	rel, err := t.sb.ResolveRemove(in.Path)
 	if err != nil {
@@ -79,10 +86,19 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 	if t.sb.IsRoot(rel) {
 		return DeleteFileResult{}, fail(msgDeleteRoot, lit(quoteText(in.Path)))
 	}
+	p, err := change(ctx, t, call, in.DryRun, []string{rel},
+		func() (deletePlan, message, error) { return t.planDelete(ctx, call, rel, in) },
+		func(p *deletePlan) error { return t.runDelete(ctx, rel, p) })
+	return p.res, err
+}
+
+// planDelete counts what a delete_file of rel takes and returns it with
+// the sentence that asks the user to approve it.
+func (t *toolset) planDelete(ctx context.Context, call *server.Call, rel string, in DeleteFileArgs) (deletePlan, message, error) {
 	fsys := t.sb.Fs()
 	fi, err := lstat(fsys, rel)
 	if err != nil {
-		return DeleteFileResult{}, t.sb.Explain("delete", rel, err)
+		return deletePlan{}, message{}, t.sb.Explain("delete", rel, err)
 	}
 	res := DeleteFileResult{Path: rel, Type: entryType(fi.Mode()), DryRun: in.DryRun}
 	listMax := t.lim.MaxListEntries
@@ -145,13 +161,13 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return DeleteFileResult{}, ctx.Err()
+				return deletePlan{}, message{}, ctx.Err()
 			}
-			return DeleteFileResult{}, t.sb.Explain("delete", rel, err)
+			return deletePlan{}, message{}, t.sb.Explain("delete", rel, err)
 		}
 		res.Paths = sel.sorted(listMax)
 		if res.Files+res.Dirs > 1 && !in.Recursive {
-			return DeleteFileResult{}, fail(msgDeleteNotEmpty, lit(quote(rel)), contents(res))
+			return deletePlan{}, message{}, fail(msgDeleteNotEmpty, lit(quote(rel)), contents(res))
 		}
 		if in.DryRun {
 			res.Paths = append([]string{rel + "/"}, res.Paths...)
@@ -166,17 +182,21 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 	if fi.IsDir() && res.Files+res.Dirs > 1 {
 		what = say(msgEverythingIn, what, contents(res))
 	}
+	res.summary = say(msgDeleted, what)
 	if in.DryRun {
 		res.summary = say(msgDeleteDryRun, what)
-		return res, nil
 	}
-	if err := confirm(ctx, call, say(msgConfirmDelete, what)); err != nil {
-		return DeleteFileResult{}, err
-	}
+	return deletePlan{res: res, fi: fi}, say(msgConfirmDelete, what), nil
+}
+
+// runDelete deletes rel as p plans.
+func (t *toolset) runDelete(ctx context.Context, rel string, p *deletePlan) error {
+	fsys := t.sb.Fs()
+	var err error
 	switch tf, ok := asTreeFs(fsys); {
-	case !fi.IsDir():
+	case !p.fi.IsDir():
 		err = fsys.Remove(rel)
-	case res.Files+res.Dirs == 1:
+	case p.res.Files+p.res.Dirs == 1:
 		// Empty but for the server's temporary entries, perhaps, which
 		// go with it.
 		if err = fsys.Remove(rel); errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
@@ -190,9 +210,9 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return DeleteFileResult{}, ctx.Err()
+			return ctx.Err()
 		}
-		return DeleteFileResult{}, t.sb.Explain("delete", rel, err)
+		return t.sb.Explain("delete", rel, err)
 	}
 	// The folder is synced, as after a write, so that a deletion reported
 	// done survives a power loss. Its error is not the model's concern:
@@ -200,8 +220,7 @@ func (t *toolset) deleteFile(ctx context.Context, call *server.Call, in DeleteFi
 	if !t.noDirSync {
 		_ = syncDir(fsys, path.Dir(rel))
 	}
-	res.summary = say(msgDeleted, what)
-	return res, nil
+	return nil
 }
 
 // contents describes what a directory held: "3 files and 1 subdirectory,

@@ -27,10 +27,14 @@ type Edit struct {
 
 // EditFileArgs are the arguments of edit_file.
 type EditFileArgs struct {
-	Path   string `json:"path" chars:"path" minLength:"1" description:"The text file to edit, relative to the root."`
-	Edits  []Edit `json:"edits" minItems:"1" maxItems:"50" description:"The replacements, applied in order, each to the text the ones before it left."`
-	DryRun bool   `json:"dry_run,omitempty" description:"Return the diff the edits would make without writing the file."`
+	Path            string `json:"path" chars:"path" minLength:"1" description:"The text file to edit, relative to the root."`
+	Edits           []Edit `json:"edits" minItems:"1" maxItems:"50" description:"The replacements, applied in order, each to the text the ones before it left."`
+	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"The file's version as last read or written; if it changed since, nothing is written."`
+	DryRun          bool   `json:"dry_run,omitempty" description:"Return the diff the edits would make without writing the file."`
 }
+
+// Validate refuses an expected_version that is not a version.
+func (a *EditFileArgs) Validate() error { return checkVersionArg(&a.ExpectedVersion) }
 
 // FuzzyMatch reports an edit whose old_text did not occur exactly and was
 // matched line by line, ignoring the whitespace at the start and end of
@@ -52,6 +56,7 @@ type EditFileResult struct {
 	DiffTruncated bool         `json:"diff_truncated,omitempty" description:"True when diff holds only the start of the diff."`
 	Note          string       `json:"note,omitempty" description:"When the diff was cut: how much of it is shown, and the line to read on from with read_file's offset."`
 	Bytes         int64        `json:"bytes" description:"The size of the file after the edits."`
+	Version       string       `json:"version,omitempty" description:"The file's version after the call, to pass as expected_version."`
 	DryRun        bool         `json:"dry_run,omitempty" description:"True when the file was not written because dry_run was set."`
 
 	inLang
@@ -69,6 +74,9 @@ func (r EditFileResult) Content() []server.Content {
 		sb.WriteString(say(msgEditDryRun, edits, lit(quote(r.Path))).in(r.lang))
 	default:
 		sb.WriteString(say(msgEditApplied, edits, lit(quote(r.Path)), size(r.Bytes)).in(r.lang))
+	}
+	if r.Version != "" {
+		sb.WriteString(i18n.Pick(r.lang, " ", "") + versionTag(r.Version).in(r.lang))
 	}
 	for _, m := range r.FuzzyMatches {
 		sb.WriteString(say(msgEditFuzzy, num(m.Edit), lineSpan(m.Line, m.Lines)).in(r.lang))
@@ -104,7 +112,8 @@ func (t *toolset) addEditFile(s *server.Server) error {
 			"Returns a unified diff of the change, cut with a note past " + byteSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". The write is atomic and keeps the file's permissions; CRLF files stay CRLF, and old_text written with plain line breaks matches them. " +
 			"If old_text occurs nowhere exactly but matches exactly one place when the whitespace at the start and end of each line is ignored, that place is used, new_text is re-indented to match, and the result says so. " +
 			"Occurring more than once is an error that names the lines: add surrounding lines to old_text to make it unique. " +
-			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxEditBytes) + ".",
+			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxEditBytes) + ". " +
+			"Pass the version read_file gave as expected_version to edit only what you read.",
 		Level:       security.Write,
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",
@@ -112,24 +121,61 @@ func (t *toolset) addEditFile(s *server.Server) error {
 	}, speak(t.editFile))
 }
 
+// editPlan is what edit_file is about to do: its result, the edited
+// text, and the permissions the file keeps.
+type editPlan struct {
+	res     EditFileResult
+	changed bool // the edits change the text
+	text    string
+	perm    fs.FileMode
+}
+
 func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileArgs) (EditFileResult, error) {
 	rel, err := t.sb.ResolveWrite(in.Path)
 	if err != nil {
 		return EditFileResult{}, err
 	}
+	var reserved int64 // of the memory budget, by the reads of the file
+	p, err := change(ctx, t, call, in.DryRun, []string{rel},
+		func() (editPlan, message, error) { return t.planEdit(ctx, call, rel, in, &reserved) },
+		func(p *editPlan) error {
+			if !p.changed {
+				return nil // and the result holds the version read
+			}
+			if _, err := t.writeAtomic(ctx, rel, p.perm, syncTheDir, fromText(ctx, p.text)); err != nil {
+				return err
+			}
+			p.res.Version = t.versionAfter(rel)
+			return nil
+		})
+	return p.res, err
+}
+
+// planEdit reads rel and applies the edits of in to its text, and
+// returns what edit_file will write and the sentence that asks the user
+// to approve it; none when the edits change nothing, and then the result
+// holds the version read. reserved counts what the reads of the call
+// reserved of the memory budget so far.
+func (t *toolset) planEdit(ctx context.Context, call *server.Call, rel string, in EditFileArgs, reserved *int64) (editPlan, message, error) {
 	fi, err := lstat(t.sb.Fs(), rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return EditFileResult{}, fail(msgEditNotExist, lit(quote(rel)))
+			if in.ExpectedVersion != "" {
+				return editPlan{}, message{}, t.checkExpected(rel, in.ExpectedVersion, false, "")
+			}
+			return editPlan{}, message{}, fail(msgEditNotExist, lit(quote(rel)))
 		}
-		return EditFileResult{}, t.sb.Explain("edit", rel, err)
+		return editPlan{}, message{}, t.sb.Explain("edit", rel, err)
 	}
 	if err := t.checkRegular(rel, fi); err != nil {
-		return EditFileResult{}, err
+		return editPlan{}, message{}, err
 	}
-	orig, err := t.readText(ctx, call, rel, "edit_file")
+	orig, version, err := t.readText(ctx, call, rel, "edit_file", reserved)
 	if err != nil {
-		return EditFileResult{}, err
+		return editPlan{}, message{}, err
+	}
+	if err := t.checkExpected(rel, in.ExpectedVersion, true, version); err != nil {
+		return editPlan{}, message{}, err
 	}
 
 	eol := lineEnding(orig)
@@ -143,7 +189,7 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 			if errors.As(err, &me) {
 				me.edit, me.path = i, rel
 			}
-			return EditFileResult{}, err
+			return editPlan{}, message{}, err
 		}
 		if fm != nil {
 			fm.Edit = i
@@ -154,24 +200,19 @@ func (t *toolset) editFile(ctx context.Context, call *server.Call, in EditFileAr
 	diff := unifiedDiff(rel, orig, text)
 	res.Bytes = int64(len(text))
 	res.cutDiff(diff, int(min(maxDiffBytes, t.lim.MaxReadBytes)), call.Lang())
-	if text != orig {
-		if err := t.checkWrite(rel, say(msgTheEditedTextOf, lit(quote(rel))), res.Bytes, res.Bytes, say(msgNothingWritten)); err != nil {
-			return EditFileResult{}, err
+	if text == orig {
+		if !in.DryRun {
+			res.Version = version
 		}
+		return editPlan{res: res}, message{}, nil
 	}
-	if text == orig || in.DryRun {
-		return res, nil
+	if err := t.checkWrite(rel, say(msgTheEditedTextOf, lit(quote(rel))), res.Bytes, res.Bytes, say(msgNothingWritten)); err != nil {
+		return editPlan{}, message{}, err
 	}
 	added, removed := diffStat(diff)
-	msg := say(msgConfirmEdit, lit(quote(rel)), counted(len(in.Edits), msgEdit, msgEdits),
+	ask := say(msgConfirmEdit, lit(quote(rel)), counted(len(in.Edits), msgEdit, msgEdits),
 		counted(added, msgLine, msgLines), counted(removed, msgLine, msgLines), size(len(orig)), size(res.Bytes))
-	if err := confirm(ctx, call, msg); err != nil {
-		return EditFileResult{}, err
-	}
-	if _, err := t.writeAtomic(ctx, rel, fi.Mode().Perm(), syncTheDir, fromText(ctx, text)); err != nil {
-		return EditFileResult{}, err
-	}
-	return res, nil
+	return editPlan{res: res, changed: true, text: text, perm: fi.Mode().Perm()}, ask, nil
 }
 
 // cutDiff sets the diff, cut to at most limit bytes, with a note in lang
@@ -193,36 +234,46 @@ func (r *EditFileResult) cutDiff(diff string, limit int, lang i18n.Lang) {
 }
 
 // readText returns the whole text of the regular file rel for tool, which
-// changes it: refusing binary files and files larger than the edit limit
-// (MaxEditBytes). Before it reads, it reserves from the server's memory
-// budget what the edit holds at most: the text, the edited text, and the
-// diff, which for an edit of the whole file holds both again.
-func (t *toolset) readText(ctx context.Context, call *server.Call, rel, tool string) (string, error) {
+// changes it, and its version: refusing binary files and files larger
+// than the edit limit (MaxEditBytes). Before it reads, it reserves from
+// the server's memory budget what the edit holds at most: the text, the
+// edited text, and the diff, which for an edit of the whole file holds
+// both again. reserved is what the call's reads reserved before, which
+// only a larger file adds to: a change read once to ask the user and
+// again under its lock holds one text at a time.
+func (t *toolset) readText(ctx context.Context, call *server.Call, rel, tool string, reserved *int64) (string, string, error) {
 	f, fi, err := t.sb.OpenRead(pathArg(rel), false)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer f.Close()
 	limit := t.lim.MaxEditBytes
 	if fi.Size() > limit {
-		return "", fail(msgTooLargeToChange, lit(quote(rel)), size(fi.Size()), size(limit), lit(tool))
+		return "", "", fail(msgTooLargeToChange, lit(quote(rel)), size(fi.Size()), size(limit), lit(tool))
 	}
-	if err := call.Reserve(ctx, 3*max(fi.Size(), 0)); err != nil {
-		return "", err
+	if need := 3 * max(fi.Size(), 0); need > *reserved {
+		if err := call.Reserve(ctx, need-*reserved); err != nil {
+			return "", "", err
+		}
+		*reserved = need
 	}
 	data, err := readWhole(f, fi.Size(), limit)
 	if err != nil {
-		return "", t.sb.Explain("read", rel, err)
+		return "", "", t.sb.Explain("read", rel, err)
 	}
 	if int64(len(data)) > limit {
-		return "", fail(msgGrewWhileRead, lit(quote(rel)), size(limit))
+		return "", "", fail(msgGrewWhileRead, lit(quote(rel)), size(limit))
 	}
 	if kind, _ := sniff(data[:min(len(data), sniffLen)]); kind != kindText {
-		return "", fail(msgNotText, lit(quote(rel)), kindPhrase(kind), lit(tool))
+		return "", "", fail(msgNotText, lit(quote(rel)), kindPhrase(kind), lit(tool))
+	}
+	version, err := readVersion(f, fi, data)
+	if err != nil {
+		return "", "", t.sb.Explain("read", rel, err)
 	}
 	// data is never written again: the text can have its bytes, rather
 	// than a copy of a file of up to MaxEditBytes.
-	return unsafe.String(unsafe.SliceData(data), len(data)), nil
+	return unsafe.String(unsafe.SliceData(data), len(data)), version, nil
 }
 
 // readWhole reads r to its end, or to limit bytes and one more, into one

@@ -61,6 +61,10 @@ func (f errnoFile) Write(p []byte) (int, error) {
 	return 0, f.fs.fail("write", f.Name())
 }
 
+func (f errnoFile) WriteString(s string) (int, error) {
+	return 0, f.fs.fail("write", f.Name())
+}
+
 func (f errnoFile) WriteAt(p []byte, off int64) (int, error) {
 	return 0, f.fs.fail("write", f.Name())
 }
@@ -85,6 +89,8 @@ func TestEveryWriteToolSaysWhatAFullOrLimitedFileSystemMeans(t *testing.T) {
 		{"write_file", `{"path":"d/new.txt","content":"hello"}`, `"d/new.txt"`},
 		{"write_file", `{"path":"d/a.txt","content":"hello"}`, `"d/a.txt"`},
 		{"edit_file", `{"path":"d/a.txt","edits":[{"old_text":"old","new_text":"new"}]}`, `"d/a.txt"`},
+		{"append_file", `{"path":"d/a.txt","content":"more"}`, `"d/a.txt"`},
+		{"append_file", `{"path":"d/new.txt","content":"more"}`, `"d/new.txt"`},
 		{"copy_file", `{"source":"d/a.txt","destination":"d/b.txt"}`, `"d/b.txt"`},
 		{"copy_file", `{"source":"d","destination":"e"}`, `"e`},
 		{"move_file", `{"source":"d/a.txt","destination":"d/b.txt"}`, `"d/a.txt"`},

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/spf13/afero"
@@ -34,7 +36,24 @@ func (e *env) real() bool { return e.dir != "" }
 // newMemEnv returns an env over a MemMapFs with limits.
 func newMemEnv(t testing.TB, lim security.Limits) *env {
 	t.Helper()
-	return newEnv(t, "mem", afero.NewMemMapFs(), "", lim)
+	return newEnv(t, "mem", newMemFs(), "", lim)
+}
+
+// memFs is afero's MemMapFs as the tests use it. The sandbox opens every
+// file to read with O_NONBLOCK, and a MemMapFs file opened with any flag
+// but O_RDONLY alone counts as open for writing: its Close sets its
+// modification time, so that every read would change the file's
+// version. The flag means nothing in memory, and is dropped.
+type memFs struct{ afero.Fs }
+
+// newMemFs returns an empty memFs.
+func newMemFs() afero.Fs { return memFs{afero.NewMemMapFs()} }
+
+func (m memFs) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
+	if flag&(os.O_WRONLY|os.O_RDWR) == 0 {
+		flag &^= syscall.O_NONBLOCK
+	}
+	return m.Fs.OpenFile(name, flag, perm)
 }
 
 // newRealEnv returns an env over a RootFs on a fresh temporary directory.
@@ -293,4 +312,23 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// versionTagPattern finds a version tag in the text of a result, in
+// either language.
+var versionTagPattern = regexp.MustCompile(`\[(version|版本) [0-9a-f]{16}\]`)
+
+// anyVersion returns s with the digits of every version tag in it made
+// "V", for comparing texts that show versions.
+func anyVersion(s string) string { return versionTagPattern.ReplaceAllString(s, "[$1 V]") }
+
+// versionIn returns the version the tag in s shows, failing the test
+// unless there is exactly one.
+func versionIn(t testing.TB, s string) string {
+	t.Helper()
+	m := versionTagPattern.FindAllString(s, -1)
+	if len(m) != 1 {
+		t.Fatalf("%d version tags in %q, want 1", len(m), s)
+	}
+	return m[0][len(m[0])-17 : len(m[0])-1]
 }

@@ -36,6 +36,7 @@ type FileInfo struct {
 	Chars       *int       `json:"chars,omitempty" description:"For a text file: its length in characters (Unicode code points)."`
 	Lines       *int       `json:"lines,omitempty" description:"For a text file: its number of lines."`
 	InvalidUTF8 bool       `json:"invalid_utf8,omitempty" description:"For a text file: true when it is not valid UTF-8."`
+	Version     string     `json:"version,omitempty" description:"For a file: its version, to pass as expected_version to a write."`
 	Note        string     `json:"note,omitempty" description:"Why some facts are missing."`
 	Escaped     bool       `json:"escaped,omitempty" description:"True when path or link_target hold characters that the text shows as escapes (\\u{X}, \\x{XX}); structured content has them exact."`
 
@@ -105,7 +106,7 @@ func (t *toolset) fileInfo(ctx context.Context, call *server.Call, in GetFileInf
 // text within the read limit, its lines and characters; its note is in
 // lang.
 func (t *toolset) describeFile(info *FileInfo, lang i18n.Lang) error {
-	f, _, err := t.sb.OpenRead(pathArg(info.Path), false)
+	f, fi, err := t.sb.OpenRead(pathArg(info.Path), false)
 	if err != nil {
 		var pe *security.PathError
 		if errors.As(err, &pe) && pe.Reason == security.Permission {
@@ -118,6 +119,11 @@ func (t *toolset) describeFile(info *FileInfo, lang i18n.Lang) error {
 	limit := t.lim.MaxReadBytes
 	data, err := readUpTo(f, nil, min(info.Size, limit))
 	if err != nil {
+		return t.sb.Explain("read", info.Path, err)
+	}
+	// From the stat of the open file and the bytes read, as read_file
+	// and the writes take it.
+	if info.Version, err = readVersion(f, fi, data); err != nil {
 		return t.sb.Explain("read", info.Path, err)
 	}
 	kind, mime := sniff(data[:min(len(data), sniffLen)])

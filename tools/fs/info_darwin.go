@@ -17,3 +17,13 @@ func fileTimes(fi fs.FileInfo) (accessed, created *time.Time) {
 	c := time.Unix(st.Birthtimespec.Unix()).UTC()
 	return &a, &c
 }
+
+// changeTime returns the change time (ctime) of fi in nanoseconds since
+// 1970, which every change of the file's content or metadata sets.
+func changeTime(fi fs.FileInfo) (int64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st == nil {
+		return 0, false
+	}
+	return st.Ctimespec.Nano(), true
+}

@@ -57,74 +57,106 @@ func (t *toolset) addMoveFile(s *server.Server) error {
 	}, speak(t.moveFile))
 }
 
+// movePlan is what move_file is about to do: its result, the source as
+// found, the copy planned when the paths are known to be on different
+// file systems, and the phrases that describe the move.
+type movePlan struct {
+	res              MoveFileResult
+	srcInfo, dstInfo fs.FileInfo
+	mv               *crossMove
+	across           message
+}
+
+// action describes the move: what goes where, and what it replaces.
+func (p *movePlan) action() message {
+	src, dst := p.res.Source, p.res.Destination
+	var what arg = describeEntry(src, p.srcInfo)
+	if p.mv != nil {
+		what = p.mv.contents()
+	}
+	s := say(msgMoveAction, what, lit(quote(dst)))
+	if p.dstInfo != nil {
+		s = say(msgReplacing, s, describeEntry(dst, p.dstInfo))
+	}
+	return s
+}
+
 func (t *toolset) moveFile(ctx context.Context, call *server.Call, in MoveFileArgs) (MoveFileResult, error) {
-	src, dst, srcInfo, dstInfo, err := t.checkTransfer("move_file", in.Source, in.Destination, in.Overwrite)
+	src, dst, err := t.resolveTransfer("move_file", in.Source, in.Destination)
 	if err != nil {
 		return MoveFileResult{}, err
 	}
-	res := MoveFileResult{Source: src, Destination: dst, Type: entryType(srcInfo.Mode()), Replaced: dstInfo != nil, DryRun: in.DryRun}
+	p, err := change(ctx, t, call, in.DryRun, []string{src, dst},
+		func() (movePlan, message, error) { return t.planMove(ctx, src, dst, in) },
+		func(p *movePlan) error { return t.runMove(ctx, call, src, dst, p) })
+	return p.res, err
+}
+
+// planMove checks a move_file of src to dst and returns what it will do
+// and the sentence that asks the user to approve it.
+func (t *toolset) planMove(ctx context.Context, src, dst string, in MoveFileArgs) (movePlan, message, error) {
+	srcInfo, dstInfo, err := t.checkTransfer("move_file", src, dst, in.Overwrite)
+	if err != nil {
+		return movePlan{}, message{}, err
+	}
+	p := movePlan{
+		res:     MoveFileResult{Source: src, Destination: dst, Type: entryType(srcInfo.Mode()), Replaced: dstInfo != nil, DryRun: in.DryRun},
+		srcInfo: srcInfo,
+		dstInfo: dstInfo,
+		across:  say(msgAcrossFs),
+	}
 	// When the devices already tell that the paths are on different file
 	// systems, the copy is planned, and its limits checked, before the
 	// dry run and the confirmation; otherwise only the rename finds out.
-	var mv *crossMove
 	if t.onOtherFileSystem(src, srcInfo, dst) {
-		if mv, err = t.planCrossMove(ctx, src, dst, srcInfo); err != nil {
-			return MoveFileResult{}, err
+		if p.mv, err = t.planCrossMove(ctx, src, dst, srcInfo); err != nil {
+			return movePlan{}, message{}, err
 		}
 	}
-	action := func() message {
-		var what arg = describeEntry(src, srcInfo)
-		if mv != nil {
-			what = mv.contents()
-		}
-		s := say(msgMoveAction, what, lit(quote(dst)))
-		if dstInfo != nil {
-			s = say(msgReplacing, s, describeEntry(dst, dstInfo))
-		}
-		return s
-	}
-	across := say(msgAcrossFs)
 	if a, _ := t.sb.SplitRoot(src); a != "" {
 		if b, _ := t.sb.SplitRoot(dst); a != b {
-			across = say(msgAcrossRoots)
+			p.across = say(msgAcrossRoots)
 		}
 	}
 	if in.DryRun {
-		res.summary = say(msgMoveDryRun, action())
-		if mv != nil {
-			res.Copied = true
-			res.summary = say(msgMoveDryRunAcross, action(), across)
+		p.res.summary = say(msgMoveDryRun, p.action())
+		if p.mv != nil {
+			p.res.Copied = true
+			p.res.summary = say(msgMoveDryRunAcross, p.action(), p.across)
 		}
-		return res, nil
+		return p, message{}, nil
 	}
-	msg := say(msgConfirmMove, action())
-	if mv != nil {
-		msg = say(msgConfirmMoveAcross, action(), across)
+	ask := say(msgConfirmMove, p.action())
+	if p.mv != nil {
+		ask = say(msgConfirmMoveAcross, p.action(), p.across)
 	}
-	if err := confirm(ctx, call, msg); err != nil {
-		return MoveFileResult{}, err
-	}
-	err = t.sb.Fs().Rename(src, dst)
+	return p, ask, nil
+}
+
+// runMove moves src to dst as p plans: a rename, or where the rename
+// meets another file system, a copy and the deletion of the original.
+func (t *toolset) runMove(ctx context.Context, call *server.Call, src, dst string, p *movePlan) error {
+	err := t.sb.Fs().Rename(src, dst)
 	switch {
 	case err == nil:
 		if err := t.syncRenamed(src, dst); err != nil {
-			return MoveFileResult{}, err
+			return err
 		}
-		res.summary = say(msgMoved, action())
-		return res, nil
+		p.res.summary = say(msgMoved, p.action())
+		return nil
 	case !errors.Is(err, syscall.EXDEV):
-		return MoveFileResult{}, t.sb.Explain("move", src, err)
-	case mv == nil:
-		if mv, err = t.planCrossMove(ctx, src, dst, srcInfo); err != nil {
-			return MoveFileResult{}, err
+		return t.sb.Explain("move", src, err)
+	case p.mv == nil:
+		if p.mv, err = t.planCrossMove(ctx, src, dst, p.srcInfo); err != nil {
+			return err
 		}
 	}
-	if err := t.moveAcross(ctx, call, mv); err != nil {
-		return MoveFileResult{}, err
+	if err := t.moveAcross(ctx, call, p.mv); err != nil {
+		return err
 	}
-	res.Copied = true
-	res.summary = say(msgMovedAcross, action(), across)
-	return res, nil
+	p.res.Copied = true
+	p.res.summary = say(msgMovedAcross, p.action(), p.across)
+	return nil
 }
 
 // syncRenamed syncs the directories of dst and src after a rename, the
@@ -160,37 +192,40 @@ func describeEntry(rel string, fi fs.FileInfo) message {
 	return say(msgTheOther, kind(fi.Mode()), lit(quote(rel)))
 }
 
-// checkTransfer checks the arguments of move_file and copy_file (tool):
-// both paths resolve, the source exists and is not the root, the
-// destination is not the source, not inside it and not the root, its
-// directory exists, and anything already there may be replaced: only
-// with overwrite, only a regular file, and only by a file. It returns the
-// resolved paths, the source's entry and the destination's, if it exists.
-func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool) (src, dst string, srcInfo, dstInfo fs.FileInfo, err error) {
+// resolveTransfer resolves the paths of move_file and copy_file (tool)
+// and checks them against each other: the source is not the root, the
+// destination is not the root and not the source.
+func (t *toolset) resolveTransfer(tool, source, destination string) (src, dst string, err error) {
 	resolveSrc := t.sb.Resolve
 	if tool == "move_file" {
 		resolveSrc = t.sb.ResolveRemove // moving away changes the source's root
 	}
 	if src, err = resolveSrc(source); err != nil {
-		return
+		return "", "", err
 	}
 	if dst, err = t.sb.ResolveNew(destination); err != nil {
-		return
+		return "", "", err
 	}
-	fsys := t.sb.Fs()
 	switch {
 	case t.sb.IsRoot(src):
-		err = fail(msgSourceIsRoot, lit(tool))
-		return
+		return "", "", fail(msgSourceIsRoot, lit(tool))
 	case t.sb.IsRoot(dst):
 		root, _ := t.sb.SplitRoot(dst)
 		_, name := t.sb.SplitRoot(src)
-		err = fail(msgDestIsRoot, lit(quote(t.sb.JoinRoot(root, path.Base(name)))))
-		return
+		return "", "", fail(msgDestIsRoot, lit(quote(t.sb.JoinRoot(root, path.Base(name)))))
 	case src == dst:
-		err = fail(msgSameSourceDest, lit(quote(src)))
-		return
+		return "", "", fail(msgSameSourceDest, lit(quote(src)))
 	}
+	return src, dst, nil
+}
+
+// checkTransfer checks a move_file or copy_file (tool) of src to dst,
+// resolved by resolveTransfer: the source exists, the destination is not
+// inside it, its directory exists, and anything already there may be
+// replaced: only with overwrite, only a regular file, and only by a file.
+// It returns the source's entry and the destination's, if it exists.
+func (t *toolset) checkTransfer(tool, src, dst string, overwrite bool) (srcInfo, dstInfo fs.FileInfo, err error) {
+	fsys := t.sb.Fs()
 	if srcInfo, err = lstat(fsys, src); err != nil {
 		err = t.sb.Explain("read", src, err)
 		return
@@ -228,7 +263,7 @@ func (t *toolset) checkTransfer(tool, source, destination string, overwrite bool
 		err = fail(msgDestFileSrcDir, lit(quote(dst)), lit(quote(src)))
 		return
 	}
-	return src, dst, srcInfo, fi, nil
+	return srcInfo, fi, nil
 }
 
 // typeArticle names the type of an entry that is not a regular file:

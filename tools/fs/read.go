@@ -58,28 +58,33 @@ type ReadFileResult struct {
 	InvalidUTF8   bool   `json:"invalid_utf8" description:"True when the text was not valid UTF-8; every invalid byte was replaced with U+FFFD."`
 	ReplacedBytes int    `json:"replaced_bytes,omitempty" description:"How many invalid bytes were replaced with U+FFFD."`
 	Note          string `json:"note,omitempty" description:"What the text is, when it is not the whole file, and how to read more."`
+	Version       string `json:"version" description:"The file's version: pass it as expected_version to write_file, edit_file or append_file to change the file only if it is still as read."`
 
 	// Text is the text read, sent as content only.
 	Text string `json:"-"`
 	// Data is the image or audio, sent as content only.
 	Data []byte `json:"-"`
+
+	inLang
 }
 
-// Content returns the text and, if there is one, the note; or the image or
-// audio with a line that describes it.
+// Content returns the text, exactly as read, and then the note, if there
+// is one, with the version; or the image or audio with a line that
+// describes it and gives the version.
 func (r ReadFileResult) Content() []server.Content {
+	note := sentences{lit(r.Note), versionTag(r.Version)}.in(r.lang)
 	switch r.Kind {
 	case kindImage.String():
-		return []server.Content{server.ImageContent(r.Data, r.MIMEType), server.TextContent(r.Note)}
+		return []server.Content{server.ImageContent(r.Data, r.MIMEType), server.TextContent(note)}
 	case kindAudio.String():
-		return []server.Content{server.AudioContent(r.Data, r.MIMEType), server.TextContent(r.Note)}
+		return []server.Content{server.AudioContent(r.Data, r.MIMEType), server.TextContent(note)}
 	}
 	var c []server.Content
 	if r.Text != "" {
 		c = append(c, server.TextContent(r.Text))
 	}
-	if r.Note != "" || len(c) == 0 {
-		c = append(c, server.TextContent(r.Note))
+	if note != "" || len(c) == 0 {
+		c = append(c, server.TextContent(note))
 	}
 	return c
 }
@@ -154,6 +159,13 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		return res, t.sb.Explain("read", rel, err)
 	}
 	head = head[:n]
+	// The version is taken before the text is read, from the stat of the
+	// open file and its first bytes: a change that comes while the text is
+	// read makes it stale, and a write that passes it back is refused,
+	// never taken for one made on what the model was shown.
+	if res.Version, err = readVersion(f, fi, head); err != nil {
+		return res, t.sb.Explain("read", rel, err)
+	}
 	kind, mime := sniff(head)
 	switch kind {
 	case kindBinary:

@@ -16,8 +16,9 @@ import (
 	"github.com/stdiotools/toolserver/server"
 )
 
-// BenchmarkServeReadFile measures read_file of a 1 KiB, a 1 MiB and a
-// 4 MiB text as the binary serves it, one call at a time: the request line
+// BenchmarkServeReadFile measures read_file of a 1 KiB, a 64 KiB (the
+// largest file whose version hashes its content), a 1 MiB and a 4 MiB
+// text as the binary serves it, one call at a time: the request line
 // read, the file read, and the response line written to a writer that only
 // counts it, everything but the pipes (so the 1 KiB case is the server's
 // own share of toolbench's 1 KiB round trip). B/op is what a call
@@ -31,7 +32,7 @@ func BenchmarkServeReadFile(b *testing.B) {
 		// Quotes and tabs as in code: an escape every 15 bytes.
 		{"code", "The quick brown fox jumps over the \"lazy\" dog\t0123456789.\n"},
 	}
-	for _, size := range []int{1 << 10, 1 << 20, 4 << 20} {
+	for _, size := range []int{1 << 10, 64 << 10, 1 << 20, 4 << 20} {
 		name := fmt.Sprintf("%dMiB", size>>20)
 		if size < 1<<20 {
 			name = fmt.Sprintf("%dKiB", size>>10)

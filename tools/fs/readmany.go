@@ -39,6 +39,7 @@ type FileRead struct {
 	InvalidUTF8 bool   `json:"invalid_utf8,omitempty" description:"True when invalid UTF-8 was replaced with U+FFFD."`
 	Error       string `json:"error,omitempty" description:"Why the file could not be read."`
 	Note        string `json:"note,omitempty" description:"What the text is when it is not the whole file."`
+	Version     string `json:"version,omitempty" description:"The file's version, to pass as expected_version to a write."`
 
 	text  string
 	data  []byte
@@ -71,6 +72,9 @@ func (r ReadMultipleResult) Content() []server.Content {
 			if f.Note != "" {
 				sb.WriteString("[" + f.Note + "]\n")
 			}
+		}
+		if f.Version != "" {
+			sb.WriteString(versionTag(f.Version).in(r.lang) + "\n")
 		}
 		c = append(c, server.TextContent(sb.String()))
 		switch f.Kind {
@@ -187,7 +191,7 @@ func (t *toolset) readOne(ctx context.Context, call *server.Call, fr FileRead, b
 		return fr
 	}
 	fr.Kind, fr.Size, fr.TotalLines, fr.Truncated, fr.InvalidUTF8 = r.Kind, r.Size, r.TotalLines, r.Truncated, r.InvalidUTF8
-	fr.text, fr.data, fr.mime, fr.Note = r.Text, r.Data, r.MIMEType, r.Note
+	fr.text, fr.data, fr.mime, fr.Note, fr.Version = r.Text, r.Data, r.MIMEType, r.Note, r.Version
 	fr.bytes = int64(len(r.Text)) + int64(len(r.Data))
 	if r.Truncated && r.ToLine > 0 {
 		fr.Note = say(msgManyOnlyLines, num(r.ToLine), size(t.lim.MaxReadBytes), num(r.ToLine+1)).in(call.Lang())

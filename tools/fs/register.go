@@ -35,7 +35,8 @@ type toolset struct {
 // that only read (read_file, read_multiple_files, list_directory,
 // directory_tree, search_files, grep, get_file_info,
 // list_allowed_directories), then those that write (write_file,
-// edit_file, create_directory, copy_file, move_file), then delete_file.
+// edit_file, append_file, create_directory, copy_file, move_file), then
+// delete_file.
 // The server lists and runs only the tools its level allows.
 func Register(s *server.Server, sb *security.Sandbox) error {
 	if s == nil || sb == nil {
@@ -67,6 +68,7 @@ func (t *toolset) register(s *server.Server) error {
 		t.addListAllowed,
 		t.addWriteFile,
 		t.addEditFile,
+		t.addAppendFile,
 		t.addCreateDirectory,
 		t.addCopyFile,
 		t.addMoveFile,

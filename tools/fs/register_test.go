@@ -16,7 +16,7 @@ func TestRegisterAddsTheToolsReadsFirst(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	want := "read_file read_multiple_files list_directory directory_tree search_files grep get_file_info list_allowed_directories " +
-		"write_file edit_file create_directory copy_file move_file delete_file"
+		"write_file edit_file append_file create_directory copy_file move_file delete_file"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("tools = %s\nwant %s", got, want)
 	}
@@ -26,7 +26,7 @@ func TestToolAnnotationsMatchWhatTheToolsDo(t *testing.T) {
 	e := newMemEnv(t, security.Limits{})
 	type hints struct{ readOnly, destructive, idempotent bool }
 	want := map[string]hints{
-		"write_file": {false, true, false}, "edit_file": {false, true, false}, "move_file": {false, true, false},
+		"write_file": {false, true, false}, "edit_file": {false, true, false}, "append_file": {false, false, false}, "move_file": {false, true, false},
 		"delete_file": {false, true, false}, "create_directory": {false, false, true}, "copy_file": {false, true, false},
 	}
 	for _, tool := range e.srv.Tools() {

@@ -11,10 +11,14 @@ import (
 
 // WriteFileArgs are the arguments of write_file.
 type WriteFileArgs struct {
-	Path    string `json:"path" chars:"path" minLength:"1" description:"The file to create or replace, relative to the root. Its directory must exist."`
-	Content string `json:"content" chars:"text" description:"The complete new text of the file, written exactly as given (no newline is added)."`
-	DryRun  bool   `json:"dry_run,omitempty" description:"Check everything and report whether the file would be created or replaced, and with how many bytes, without writing."`
+	Path            string `json:"path" chars:"path" minLength:"1" description:"The file to create or replace, relative to the root. Its directory must exist."`
+	Content         string `json:"content" chars:"text" description:"The complete new text of the file, written exactly as given (no newline is added)."`
+	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"The file's version as last read or written; if it changed since, nothing is written."`
+	DryRun          bool   `json:"dry_run,omitempty" description:"Check everything and report whether the file would be created or replaced, and with how many bytes, without writing."`
 }
+
+// Validate refuses an expected_version that is not a version.
+func (a *WriteFileArgs) Validate() error { return checkVersionArg(&a.ExpectedVersion) }
 
 // WriteFileResult is the result of write_file.
 type WriteFileResult struct {
@@ -22,13 +26,14 @@ type WriteFileResult struct {
 	Created       bool   `json:"created" description:"True when the file is new; false when an existing file was replaced."`
 	Bytes         int64  `json:"bytes" description:"The size of the new file in bytes."`
 	PreviousBytes *int64 `json:"previous_bytes,omitempty" description:"The size of the file that was replaced."`
+	Version       string `json:"version,omitempty" description:"The file's version after the write, to pass as expected_version."`
 	DryRun        bool   `json:"dry_run,omitempty" description:"True when nothing was written because dry_run was set."`
 
 	inLang
 }
 
 // Content returns one sentence saying what was done or, in a dry run,
-// what would be.
+// what would be, and the file's new version.
 func (r WriteFileResult) Content() []server.Content {
 	var m message
 	switch {
@@ -41,7 +46,7 @@ func (r WriteFileResult) Content() []server.Content {
 	default:
 		m = say(msgWriteReplaced, lit(quote(r.Path)), size(*r.PreviousBytes), size(r.Bytes))
 	}
-	return []server.Content{server.TextContent(m.in(r.lang))}
+	return []server.Content{server.TextContent(sentences{m, versionTag(r.Version)}.in(r.lang))}
 }
 
 func (t *toolset) addWriteFile(s *server.Server) error {
@@ -52,6 +57,7 @@ func (t *toolset) addWriteFile(s *server.Server) error {
 		Description: "Creates a file, or replaces an existing one completely, with the given text. The write is atomic: readers see the old file or the new one, never a mix, and an existing file keeps its permissions. " +
 			"The directory must exist (create_directory makes it). Directories, symbolic links and special files are never written over. " +
 			"To change part of an existing file use edit_file instead, which shows a diff and cannot lose the rest of the file. " +
+			"Pass the version read_file gave as expected_version to write only over what you read. " +
 			"dry_run reports what would happen without writing.",
 		Level:       security.Write,
 		Targets:     []string{"path"},
@@ -60,46 +66,64 @@ func (t *toolset) addWriteFile(s *server.Server) error {
 	}, speak(t.writeFile))
 }
 
+// writePlan is what write_file is about to do: its result, and the
+// permissions the file gets.
+type writePlan struct {
+	res  WriteFileResult
+	perm fs.FileMode
+}
+
 func (t *toolset) writeFile(ctx context.Context, call *server.Call, in WriteFileArgs) (WriteFileResult, error) {
 	rel, err := t.sb.ResolveNew(in.Path)
 	if err != nil {
 		return WriteFileResult{}, err
 	}
+	p, err := change(ctx, t, call, in.DryRun, []string{rel},
+		func() (writePlan, message, error) { return t.planWrite(rel, in) },
+		func(p *writePlan) error {
+			if _, err := t.writeAtomic(ctx, rel, p.perm, syncTheDir, fromText(ctx, in.Content)); err != nil {
+				return err
+			}
+			p.res.Version = t.versionAfter(rel)
+			return nil
+		})
+	return p.res, err
+}
+
+// planWrite checks a write_file of in to rel and returns what it will do
+// and the sentence that asks the user to approve it.
+func (t *toolset) planWrite(rel string, in WriteFileArgs) (writePlan, message, error) {
 	old, err := t.checkWritable(rel)
 	if err != nil {
-		return WriteFileResult{}, err
+		return writePlan{}, message{}, err
 	}
 	if old == nil {
 		// Before the dry run and the confirmation, which would otherwise
 		// promise a file that writeAtomic then refuses.
 		if err := refuseTempName(rel); err != nil {
-			return WriteFileResult{}, err
+			return writePlan{}, message{}, err
 		}
 		if err := t.sb.CheckNewName(pathArg(rel)); err != nil {
-			return WriteFileResult{}, err
+			return writePlan{}, message{}, err
 		}
 	}
-	res := WriteFileResult{Path: rel, Created: old == nil, Bytes: int64(len(in.Content)), DryRun: in.DryRun}
-	if err := t.checkWrite(rel, say(msgTheContentFor, lit(quote(rel))), res.Bytes, res.Bytes, say(msgNothingWritten)); err != nil {
-		return WriteFileResult{}, err
+	if err := t.checkExpected(rel, in.ExpectedVersion, old != nil, ""); err != nil {
+		return writePlan{}, message{}, err
 	}
-	perm := newFileMode
-	msg := say(msgConfirmCreate, lit(quote(rel)), size(res.Bytes))
+	p := writePlan{
+		res:  WriteFileResult{Path: rel, Created: old == nil, Bytes: int64(len(in.Content)), DryRun: in.DryRun},
+		perm: newFileMode,
+	}
+	if err := t.checkWrite(rel, say(msgTheContentFor, lit(quote(rel))), p.res.Bytes, p.res.Bytes, say(msgNothingWritten)); err != nil {
+		return writePlan{}, message{}, err
+	}
+	ask := say(msgConfirmCreate, lit(quote(rel)), size(p.res.Bytes))
 	if old != nil {
 		prev := old.Size()
-		res.PreviousBytes, perm = &prev, old.Mode().Perm()
-		msg = say(msgConfirmOverwrite, lit(quote(rel)), size(old.Size()), size(res.Bytes))
+		p.res.PreviousBytes, p.perm = &prev, old.Mode().Perm()
+		ask = say(msgConfirmOverwrite, lit(quote(rel)), size(old.Size()), size(p.res.Bytes))
 	}
-	if in.DryRun {
-		return res, nil
-	}
-	if err := confirm(ctx, call, msg); err != nil {
-		return WriteFileResult{}, err
-	}
-	if _, err := t.writeAtomic(ctx, rel, perm, syncTheDir, fromText(ctx, in.Content)); err != nil {
-		return WriteFileResult{}, err
-	}
-	return res, nil
+	return p, ask, nil
 }
 
 // confirm asks the user to approve msg, in the call's language, through
