@@ -106,7 +106,7 @@ func backends(t *testing.T, n int, root string, args ...string) []string {
 	locks := t.TempDir()
 	var eps []string
 	for range n {
-		b := startHTTPBackend(t, append([]string{"--root", root, "--lock-dir", locks, "--max-repeats", "-1", "--log-level", "warn"}, args...)...)
+		b := startHTTPBackend(t, append([]string{"--root", root, "--lock-dir", locks, "--max-repeats", "-1"}, args...)...)
 		eps = append(eps, b.base.String()+"/mcp")
 	}
 	return eps

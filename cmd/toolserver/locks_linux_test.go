@@ -184,3 +184,67 @@ func TestTwoServersEditingOneFileLoseNoEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestAServerKilledWhileItHoldsALockLeavesNothingBehind kills a toolserver
+// with SIGKILL while it writes a file, and so holds its lock: the kernel
+// drops the lock, another toolserver writes the file at once, and the
+// killed one left neither a mix nor a temporary file.
+func TestAServerKilledWhileItHoldsALockLeavesNothingBehind(t *testing.T) {
+	root, lockDir := t.TempDir(), filepath.Join(t.TempDir(), "locks")
+	file := filepath.Join(root, "f.txt")
+	if err := os.WriteFile(file, []byte("before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const big = 24 << 20
+	a := initialized(t, "--root", root, "--lock-dir", lockDir, "--max-message-bytes", fmt.Sprint(big+1024), "--max-write-bytes", fmt.Sprint(big), "--tool-timeout", "2m")
+	b := initialized(t, "--root", root, "--lock-dir", lockDir)
+	tb, err := filelock.Open(lockDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	key := []filelock.Key{{Dev: uint64(st.Dev), Ino: st.Ino, Name: "f.txt"}}
+	// held reports whether another process holds the lock of f.txt now.
+	held := func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		unlock, err := tb.Lock(ctx, key)
+		if err != nil {
+			return true
+		}
+		unlock()
+		return false
+	}
+	go a.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"f.txt","content":"` + strings.Repeat("x", big) + `"}}}`)
+	deadline := time.Now().Add(60 * time.Second)
+	for !held() {
+		if time.Now().After(deadline) {
+			t.Fatal("the writing server never held the lock of f.txt")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-a.waited
+	start := time.Now()
+	b.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"edit_file","arguments":{"path":"f.txt","edits":[{"old_text":"before","new_text":"after"}]}}}`)
+	if l := b.recv(); strings.Contains(l, `"isError":true`) || !strings.Contains(l, `"result"`) {
+		t.Fatalf("the other server's edit after the kill: %.300s", l)
+	}
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Errorf("the edit waited %v for a lock of a killed process", waited)
+	}
+	if got, err := os.ReadFile(file); err != nil || string(got) != "after\n" {
+		t.Fatalf("f.txt = %.40q, %v", got, err)
+	}
+	entries, _ := os.ReadDir(root)
+	if len(entries) != 1 {
+		t.Errorf("the killed write left entries behind: %v", entries)
+	}
+	b.finish()
+}

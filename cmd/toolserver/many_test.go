@@ -186,7 +186,8 @@ func writeParams(path, content, state string) string {
 // processes sharing one --state-key-file, behind a reverse proxy that
 // sends each request to the next process, and speaks MCP 2026-07-28 to
 // them in raw POSTs: tools/list, a confirmed write whose rounds land on
-// different processes, and 200 concurrent mixed calls.
+// different processes, and 200 concurrent mixed calls, twenty of them
+// edits of one file.
 func TestManyProcessesBehindARoundRobinProxy(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -400,6 +401,14 @@ func TestManyProcessesBehindARoundRobinProxy(t *testing.T) {
 			t.Fatal(err)
 		}
 		const calls = 200
+		// One file that the edits among the calls change, each its own line.
+		var shared strings.Builder
+		for k := 8; k < calls; k += 10 {
+			fmt.Fprintf(&shared, "line %03d: old\n", k)
+		}
+		if err := os.WriteFile(filepath.Join(root, "shared.txt"), []byte(shared.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		var (
 			wg       sync.WaitGroup
 			mu       sync.Mutex
@@ -457,7 +466,29 @@ func TestManyProcessesBehindARoundRobinProxy(t *testing.T) {
 						fail("read_file %d: %s", k, r.body)
 						return
 					}
-				case 7, 8:
+				case 8:
+					// An edit of its own line of the shared file: two rounds,
+					// each wherever the proxy sends it, while the other edits
+					// of the file land on other processes.
+					params := fmt.Sprintf(`"name":"edit_file","arguments":{"path":"shared.txt","edits":[{"old_text":"line %03d: old","new_text":"line %03d: new"}]}`, k, k)
+					r, err := c.post(endpoint, id(), "tools/call", "edit_file", params)
+					if !got(k, r, err) {
+						return
+					}
+					if r.rpc.Result.ResultType != "input_required" || r.rpc.Result.RequestState == "" {
+						fail("edit %d, round 1: %s", k, r.body)
+						return
+					}
+					params += fmt.Sprintf(`,"inputResponses":{"confirm":{"action":"accept"}},"requestState":%q`, r.rpc.Result.RequestState)
+					r, err = c.post(endpoint, id(), "tools/call", "edit_file", params)
+					if !got(k, r, err) {
+						return
+					}
+					if r.rpc.Result.ResultType != "complete" || r.rpc.Result.IsError {
+						fail("edit %d, round 2: %s", k, r.body)
+						return
+					}
+				case 7:
 					r, err := c.post(endpoint, id(), "tools/call", "list_directory", `"name":"list_directory","arguments":{"path":"notes"}`)
 					if !got(k, r, err) {
 						return
@@ -497,10 +528,15 @@ func TestManyProcessesBehindARoundRobinProxy(t *testing.T) {
 			t.Fatalf("%d of %d calls answered", answered.Load(), calls)
 		}
 		for i := range perBack {
-			// 220 requests (each write is two) in round robin: a third each.
+			// 240 requests (each write and edit is two) in round robin: a
+			// third each.
 			if got := perBack[i].Load(); got < 60 {
-				t.Errorf("backend %d served %d requests of 220", i, got)
+				t.Errorf("backend %d served %d requests of 240", i, got)
 			}
+		}
+		if b, err := os.ReadFile(filepath.Join(root, "shared.txt")); err != nil || strings.Contains(string(b), "old") ||
+			strings.Count(string(b), ": new\n") != calls/10 {
+			t.Errorf("shared.txt after %d acknowledged edits of its lines: %q %v", calls/10, b, err)
 		}
 		for k := 9; k < calls; k += 10 {
 			path, content := fmt.Sprintf("many-%03d.txt", k), fmt.Sprintf("call %d\n", k)
