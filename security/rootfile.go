@@ -20,8 +20,10 @@ type rootFile struct {
 // by its root-relative name. Other errors, io.EOF among them, are returned
 // unchanged.
 func (f *rootFile) err(err error) error {
-	var pe *fs.PathError
-	if err != nil && errors.As(err, &pe) {
+	if err == nil {
+		return nil
+	}
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return &fs.PathError{Op: pe.Op, Path: f.name, Err: pe.Err}
 	}
 	return err

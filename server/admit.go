@@ -38,8 +38,9 @@ func (s *Server) startCall(r *request) {
 		}
 	} else {
 		// Without a session, the request's end is the client leaving: no
-		// response is due any more, and nothing more is sent about it.
-		c.leave = context.AfterFunc(r.ctx, c.cancelByClient)
+		// response is due any more, and nothing more is sent about it
+		// (Call.quiet).
+		c.request = r.ctx
 	}
 	if s.listeners.stages {
 		c.mu.Lock()

@@ -48,11 +48,13 @@ type Call struct {
 	out    peer       // where its response and notifications go; nil outside the protocol
 	ctx    context.Context
 	cancel context.CancelFunc
-	key    string      // the id as a key of the session's calls in flight
-	trace  string      // the trace id of its log lines: its session's, or its own
-	leave  func() bool // stops the watch on its HTTP client leaving (admit.go); nil on a session
-	queued bool        // it waited in line for a slot (queue.go)
-	slot   bool        // it runs on a slot (worker.go), which it gives back while it waits
+	key    string // the id as a key of the session's calls in flight
+	trace  string // the trace id of its log lines: its session's, or its own
+	// request is the context of the HTTP request the call came in,
+	// which ends when its client leaves; nil on a session.
+	request context.Context
+	queued  bool // it waited in line for a slot (queue.go)
+	slot    bool // it runs on a slot (worker.go), which it gives back while it waits
 
 	// Set by the policies on the way in.
 	tickets   []*ticket                           // its places in line (policy_order.go)
@@ -65,8 +67,7 @@ type Call struct {
 	cacheHit  atomic.Bool                         // the answer came from the cache (policy_cache.go)
 	reserved  int64                               // bytes of the memory budget it holds (budget.go); guarded by mu
 
-	cancelled atomic.Bool // by the client, so no response is due
-	hushed    atomic.Bool // cancelled by the client: no progress or log message either
+	cancelled atomic.Bool // by the client: no response is due, nor progress or log message
 
 	mu       sync.Mutex // orders progress and events before the answer
 	started  bool       // a worker took the call up
@@ -112,17 +113,22 @@ func (c *Call) Lang() i18n.Lang {
 // left: no response is due, and nothing more is sent about it.
 func (c *Call) cancelByClient() {
 	c.cancelled.Store(true)
-	c.hushed.Store(true)
 	c.cancel()
 }
 
 // settle takes the call out of its session's calls in flight, as it is
-// answered, and reports whether its client cancelled it.
+// answered, and reports whether its client cancelled it, or left.
 func (c *Call) settle() bool {
 	if c.sess != nil {
 		c.sess.forget(c)
 	}
-	return c.cancelled.Load()
+	return c.quiet()
+}
+
+// quiet reports whether nothing more is to be sent about the call: its
+// client cancelled it, or closed the HTTP request it came in.
+func (c *Call) quiet() bool {
+	return c.cancelled.Load() || c.request != nil && c.request.Err() != nil
 }
 
 // finish gives back what an answered call held, but for its slot: its
@@ -131,9 +137,6 @@ func (c *Call) finish() {
 	c.srv.paths.release(c)
 	c.releaseMemory()
 	c.cancel()
-	if c.leave != nil {
-		c.leave()
-	}
 	if c.sess != nil {
 		c.sess.running.Done()
 	}

@@ -109,7 +109,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpRefuse(w, http.StatusMethodNotAllowed, "Method Not Allowed: this endpoint takes one JSON-RPC message per POST; it opens no stream and keeps no session")
 		return
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			httpRefuse(w, http.StatusUnsupportedMediaType, "Unsupported Media Type: send the message as application/json")
 			return

@@ -166,6 +166,12 @@ func acceptsStream(values []string) bool {
 		return true
 	}
 	for _, v := range values {
+		if !strings.Contains(v, "/") {
+			continue
+		}
+		if v == "application/json, text/event-stream" {
+			return true // what MCP clients send, read without parsing
+		}
 		for _, part := range strings.Split(v, ",") {
 			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
 			if err == nil && (mt == "text/event-stream" || mt == "*/*" || mt == "text/*") {

@@ -94,7 +94,7 @@ func (s *session) notifyLog(level LogLevel, logger string, data any) bool {
 // A call of MCP 2026-07-28 sends messages only when its own request asked
 // with a logLevel, and only before its response.
 func (c *Call) Log(level LogLevel, data any) bool {
-	if c.out == nil || c.hushed.Load() {
+	if c.out == nil || c.quiet() {
 		return false
 	}
 	if !c.modern {

@@ -14,30 +14,38 @@ import (
 func (s *Server) timeoutPolicy(next ToolHandler) ToolHandler {
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
 		c.limit = s.timeout(c.tool)
-		// The deadline is the context's, so that what waits inside the
-		// call (a lock on a file, say) can see it and give up in time to
-		// say why.
-		ctx, cancel := context.WithTimeout(ctx, c.limit)
-		defer cancel()
-		stop := context.AfterFunc(ctx, func() {
-			if ctx.Err() != context.DeadlineExceeded {
-				return // the call was cancelled, not timed out
-			}
+		deadline := time.Now().Add(c.limit)
+		// The timer marks the call timed out before it cancels it, so that
+		// whatever sees the cancellation first (the tool, a wait in line)
+		// finds it marked and never answers for it.
+		timer := time.AfterFunc(c.limit, func() {
 			c.timedOut.Store(true)
 			c.cancel()
 			s.answer(c, nil, &timeoutError{tool: c.Tool, limit: c.limit})
 		})
-		defer stop()
-		res, err := next(ctx, c)
-		if c.timedOut.Load() || ctx.Err() == context.DeadlineExceeded {
-			// The timer may not have run yet: what saw the deadline first
-			// (the tool, a wait in line) must not answer for it.
-			c.timedOut.Store(true)
+		defer timer.Stop()
+		// The deadline is the context's too, so that what waits inside
+		// the call (a lock on a file, say) can see it and give up in time
+		// to say why.
+		res, err := next(&deadlineCtx{ctx, deadline}, c)
+		if c.timedOut.Load() {
 			return nil, &timeoutError{tool: c.Tool, limit: c.limit} // whatever the tool made of its end
 		}
 		return res, err
 	}
 }
+
+// deadlineCtx is the context a call runs under once its time is set:
+// its own, which the call's timer cancels at the deadline, with the
+// deadline told. (A context.WithTimeout would add a second timer to the
+// one that answers the model.)
+type deadlineCtx struct {
+	context.Context
+	deadline time.Time
+}
+
+// Deadline returns when the call's time runs out.
+func (d *deadlineCtx) Deadline() (time.Time, bool) { return d.deadline, true }
 
 // timeout returns how long a call of t may run.
 func (s *Server) timeout(t *tool) time.Duration {

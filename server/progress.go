@@ -25,7 +25,7 @@ func (c *Call) Progress(progress, total float64, message string) bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.done || c.hushed.Load() || (c.reported && progress <= c.last) {
+	if c.done || c.quiet() || (c.reported && progress <= c.last) {
 		return false
 	}
 	b, err := appendNotification(nil, "notifications/progress", progressParams{

@@ -194,7 +194,11 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 	if lr.tail > 0 && fsize > budget {
 		tr, err = tailBackward(ctx, f, fsize, lr.tail, budget)
 	} else {
-		r := io.MultiReader(bytes.NewReader(head), f)
+		var r io.Reader = bytes.NewReader(head)
+		if len(head) == cap(head) {
+			// The file may go on past head (a short read found its end).
+			r = io.MultiReader(r, f)
+		}
 		from, to := lr.from, lr.to
 		if lr.tail > 0 {
 			to = 0
