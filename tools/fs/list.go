@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"io/fs"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -219,6 +220,11 @@ func (l *listing) entries(ctx context.Context, lo *ListEntry, offset, page int) 
 		if lo, hi, k, empty, err = l.narrow(ctx, offset, page); err != nil || empty {
 			return nil, err
 		}
+		// What the pass keeps, bounded by narrow, is reserved before it,
+		// as the sketch was.
+		if err := l.hold(ctx, 2*int64(k)*l.entryBytes()); err != nil {
+			return nil, err
+		}
 	}
 	keep := newTopK(k, l.order)
 	keep.weigh = entryWeight
@@ -266,24 +272,36 @@ type listing struct {
 // and k, the most entries after lo up to hi that the last pass must keep
 // to hold that page; empty when the page is past the last entry.
 //
-// Holding only a page and a bound, and reading the directory again for
-// each page before, would take time in proportion to the offset times
-// the directory; counting entries by the first bytes of their names
-// takes few passes for most names, and a pass per byte of the longest
-// shared prefix for names made to defeat it. Instead each pass gives
-// every entry between the bounds so far to a rankSketch, whose buffers
-// hold a page each, and the sketch brackets the page: a directory of
-// 200,000 entries takes one pass here and one to keep the page (the
+// The last pass is the cursor's (a page after a bound), with a bound
+// found by counting. Holding only a page and a bound, and reading the
+// directory again for each page before, would take time in proportion to
+// the offset times the directory; counting entries by the first bytes of
+// their names takes few passes for most names, but a pass per byte of
+// the longest shared prefix for names made to defeat it. Instead each
+// pass gives every entry between the bounds so far to a rankSketch, whose
+// buffers hold a page each, and the sketch brackets the page: a directory
+// of 200,000 entries takes one pass here and one to keep the page (the
 // sketch's bracket around a page of 1,000 holds about 2,400 entries, and
 // the sketch 9,000), and by the sketch's bounds one of a few million a
 // pass more. The price is time: by name 1.1× that of one pass; by size
 // or time, whose entries take a stat each pass, 1.7 to 1.9×
-// (BenchmarkServeListBigFolder), for memory that no longer grows with
-// the offset: 64 such listings at once peak at 119 to 181 MiB where
-// they took 0.9 to 1.7 GiB (BenchmarkListPeakRSS).
+// (BenchmarkServeListBigFolder). The memory no longer grows with the
+// offset, and as it is reserved before each pass, listings beyond the
+// budget wait holding nothing: 64 at once at offsets up to 199,000 peak
+// at 47 to 74 MiB where they took 0.9 to 1.7 GiB (BenchmarkListPeakRSS).
 func (l *listing) narrow(ctx context.Context, offset, page int) (lo, hi *ListEntry, k int, empty bool, err error) {
-	for {
-		s := newRankSketch(max(page, listSketchMin), l.order)
+	b := max(page, listSketchMin)
+	for expect := offset; ; {
+		// The directory has about offset entries or more (or the page
+		// is empty), so the sketch will hold about as many buffers as
+		// log2(offset/b), with the one filling, the one spare and the two
+		// merged into. That much is reserved before the pass: a listing
+		// waiting for memory half-way would hold what it had read, which
+		// the budget no longer counts while it waits.
+		if err := l.hold(ctx, int64(bits.Len(uint(expect/b))+4)*int64(b)*l.entryBytes()); err != nil {
+			return nil, nil, 0, false, err
+		}
+		s := newRankSketch(b, l.order)
 		s.weigh = entryWeight
 		if l.in.Sort == "name" {
 			s.sort = sortByName
@@ -309,8 +327,9 @@ func (l *listing) narrow(ctx context.Context, offset, page int) (lo, hi *ListEnt
 		// sketch of no more entries than its buffer holds would be exact,
 		// and a pass for nothing: they are kept at once.
 		if m := int(most); m <= max(listKeepPages*page, s.b) || m > between/2 {
-			return lo, hi, min(m, from+page), false, nil
+			return lo, hi, min(m, max(from, 0)+page), false, nil
 		}
+		expect = int(most)
 	}
 }
 
@@ -379,6 +398,20 @@ func (l *listing) hold(ctx context.Context, n int64) error {
 	}
 	l.reserved += more
 	return nil
+}
+
+// entryBytes returns about what an entry kept costs in memory: its
+// ListEntry, a name of 32 bytes, and its size and time when the listing
+// has them.
+func (l *listing) entryBytes() int64 {
+	n := int64(unsafe.Sizeof(ListEntry{})) + 32
+	if l.in.Sizes || l.in.Sort == "size" {
+		n += 8
+	}
+	if l.in.Sort == "modified" {
+		n += int64(unsafe.Sizeof(time.Time{}))
+	}
+	return n
 }
 
 // entryWeight returns the bytes a ListEntry points to: its name, and its
