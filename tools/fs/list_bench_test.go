@@ -62,3 +62,17 @@ func BenchmarkServeListDirectory(b *testing.B) {
 	makeManyFiles(b, dir, 1000)
 	benchServe(b, dir, "list_directory", `{}`, 10000)
 }
+
+// BenchmarkServeListBigFolder measures list_directory of a folder of
+// 200,000 files (see makeBigFolder) as the binary serves it, one call at
+// a time, for each sort, at offset 0 and at 199,000.
+func BenchmarkServeListBigFolder(b *testing.B) {
+	dir := bigFolder(b)
+	for _, sort := range []string{"name", "size", "modified"} {
+		for _, offset := range []int{0, bigFolderEntries - 1000} {
+			b.Run(fmt.Sprintf("%s/offset%d", sort, offset), func(b *testing.B) {
+				benchServe(b, dir, "list_directory", fmt.Sprintf(`{"sort":%q,"offset":%d}`, sort, offset), 20000)
+			})
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package fs
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // topK keeps the k smallest of the items it is given one at a time, in
 // memory proportional to k rather than to how many it is given: a
@@ -21,6 +24,11 @@ type topK[T any] struct {
 	// sort, if set, sorts items in the order of cmp, faster than
 	// slices.SortFunc with it (as sortByName does).
 	sort func([]T)
+
+	// weigh, if set, gives the bytes an item points to, which bytes
+	// counts for the items kept.
+	weigh func(T) int
+	held  int64
 }
 
 // newTopK returns a topK that keeps the k smallest items by cmp, which
@@ -40,6 +48,9 @@ func (h *topK[T]) add(x T) {
 		h.items = slices.Grow(h.items, min(max(cap(h.items), 64), h.k))
 	}
 	h.items = append(h.items, x)
+	if h.weigh != nil {
+		h.held += int64(h.weigh(x))
+	}
 	if len(h.items)-h.k >= h.k { // 2k, without overflow
 		h.cut()
 	}
@@ -53,6 +64,11 @@ func (h *topK[T]) cut() {
 		slices.SortFunc(h.items, h.cmp)
 	}
 	if len(h.items) > h.k {
+		if h.weigh != nil {
+			for _, x := range h.items[h.k:] {
+				h.held -= int64(h.weigh(x))
+			}
+		}
 		clear(h.items[h.k:]) // let go of what they point to
 		h.items = h.items[:h.k]
 		h.full = true
@@ -64,4 +80,11 @@ func (h *topK[T]) cut() {
 func (h *topK[T]) sorted() []T {
 	h.cut()
 	return h.items
+}
+
+// bytes returns about how much memory the topK holds: its items and, with
+// weigh, what they point to.
+func (h *topK[T]) bytes() int64 {
+	var zero T
+	return int64(cap(h.items))*int64(unsafe.Sizeof(zero)) + h.held
 }
