@@ -42,6 +42,22 @@ func NewLocks(dir string) (*Locks, error) {
 	return &Locks{t: t}, nil
 }
 
+// TryLockWrite takes the write locks of the files rels name, as
+// LockWrite does, if every one of them is free now, and returns the
+// function that releases them; ok is false, and nothing is held, when
+// another change of one of them is under way. A caller that holds a
+// place other writers may need (a slot among the calls running) tries
+// first, and gives the place back before it waits with LockWrite.
+func (s *Sandbox) TryLockWrite(rels ...string) (release func(), ok bool, err error) {
+	now, cancel := context.WithCancel(context.Background())
+	cancel() // a free lock is taken whatever the context says; a held one is not waited for
+	release, err = s.LockWrite(now, rels...)
+	if errors.Is(err, context.Canceled) {
+		return nil, false, nil
+	}
+	return release, err == nil, err
+}
+
 // LockWrite takes the write locks of the files rels name (Resolve
 // results; several for a move) and returns the function that releases
 // them. It waits while another change of one of them is under way, in

@@ -49,12 +49,7 @@ func (c *Call) Reserve(ctx context.Context, n int64) error {
 		}
 		n = min(held+n, c.srv.opts.MemoryBudget)
 		var err error
-		wait := func() { err = b.Acquire(ctx, n) }
-		if c.slot {
-			c.srv.withoutSlot(wait)
-		} else {
-			wait()
-		}
+		c.Yield(func() { err = b.Acquire(ctx, n) })
 		if err != nil {
 			return refusal(say(c.Lang(), msgMemoryWait, c.Tool))
 		}

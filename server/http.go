@@ -103,6 +103,9 @@ type endpoint struct {
 	places chan struct{} // one per request served at once
 }
 
+// ServeHTTP serves one POST: its method and media type, its body, a
+// place among the requests served at once, its envelope and era, then
+// the request itself (serveRequest).
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)

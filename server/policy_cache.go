@@ -27,7 +27,7 @@ func (s *Server) cachePolicy(next ToolHandler) ToolHandler {
 		case spec.CacheTTL > 0:
 			c.cached.Store(true)
 			key := spec.Name + "\x00" + string(canonicalJSON(c.args))
-			res, hit, err := cache.do(ctx, key, c.targets, spec.CacheTTL, func() (*CallToolResult, error) {
+			res, hit, err := cache.do(ctx, key, c.targets, spec.CacheTTL, c.Yield, func() (*CallToolResult, error) {
 				return next(ctx, c)
 			})
 			c.cacheHit.Store(hit)
@@ -72,8 +72,10 @@ func newResultCache(now func() time.Time) *resultCache {
 //
 // Only a success is shared with the calls that waited: an error may be
 // the first caller's own (it was cancelled, or ran out of time), so each
-// of them then runs for itself. A wait ends with ctx's error.
-func (c *resultCache) do(ctx context.Context, key string, paths []string, ttl time.Duration, run func() (*CallToolResult, error)) (res *CallToolResult, hit bool, err error) {
+// of them then runs for itself. A wait, made through yield (which gives
+// back the caller's slot meanwhile: the call waited for may need one),
+// ends with ctx's error.
+func (c *resultCache) do(ctx context.Context, key string, paths []string, ttl time.Duration, yield func(func()), run func() (*CallToolResult, error)) (res *CallToolResult, hit bool, err error) {
 	c.mu.Lock()
 	if e := c.entries[key]; e != nil {
 		if c.now().Before(e.expires) {
@@ -84,15 +86,21 @@ func (c *resultCache) do(ctx context.Context, key string, paths []string, ttl ti
 	}
 	if f := c.flights[key]; f != nil {
 		c.mu.Unlock()
-		select {
-		case <-f.done:
-		case <-ctx.Done():
+		var done bool
+		yield(func() {
+			select {
+			case <-f.done:
+				done = true
+			case <-ctx.Done():
+			}
+		})
+		if !done {
 			return nil, false, ctx.Err()
 		}
 		if f.res != nil {
 			return f.res, true, nil
 		}
-		return c.do(ctx, key, paths, ttl, run)
+		return c.do(ctx, key, paths, ttl, yield, run)
 	}
 	f := &flight{done: make(chan struct{})}
 	c.flights[key] = f

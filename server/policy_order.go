@@ -37,6 +37,9 @@ func (s *Server) orderPolicy(next ToolHandler) ToolHandler {
 		c.beginStage(stageWait)
 		var err error
 		s.withoutSlot(func() { err = wait(ctx, c.tickets) })
+		if err == nil {
+			err = ctx.Err() // the turn came as the call was cancelled: it does not run
+		}
 		c.endStage(stageWait, err)
 		if err != nil {
 			// Timed out (the timeout policy answers), cancelled by the

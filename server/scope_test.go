@@ -28,18 +28,19 @@ type scopeOut struct {
 // run at once: solo (Exclusive), work (reads), and write (changes path,
 // holding on until its tag is let go).
 type scopeServer struct {
-	ts      *httptest.Server
-	running atomic.Int32
-	most    atomic.Int32 // the most calls seen running beside a solo call
-	release sync.Map     // tag → chan struct{}
-	started chan string
+	ts       *httptest.Server
+	running  atomic.Int32
+	most     atomic.Int32 // the most calls seen running beside a solo call
+	release  sync.Map     // tag → chan struct{}
+	started  chan string
+	stubborn chan struct{} // closed to let the stubborn tool return
 }
 
 func newScopeServer(t *testing.T, opts Options) *scopeServer {
 	t.Helper()
 	opts.Logger = nopLogger()
 	srv := New(opts)
-	ss := &scopeServer{started: make(chan string, 64)}
+	ss := &scopeServer{started: make(chan string, 64), stubborn: make(chan struct{})}
 	enter := func() func() {
 		ss.running.Add(1)
 		return func() { ss.running.Add(-1) }
@@ -80,7 +81,7 @@ func newScopeServer(t *testing.T, opts Options) *scopeServer {
 		}))
 	must(AddTool(srv, ToolSpec{Name: "stubborn", Description: "Runs alone and ignores its context.", Exclusive: true, Timeout: 100 * time.Millisecond},
 		func(ctx context.Context, _ *Call, in scopeIn) (scopeOut, error) {
-			time.Sleep(2 * time.Second)
+			<-ss.stubborn // until the test lets it go, whatever its context says
 			return scopeOut{Tag: in.Tag}, nil
 		}))
 	ss.ts = httptest.NewServer(srv.HTTPHandler(HTTPOptions{}))
@@ -163,17 +164,15 @@ func TestExclusiveIsHeldNoLongerThanItsCallsTime(t *testing.T) {
 	ss := newScopeServer(t, Options{})
 	out := make(chan string, 1)
 	go func() { out <- ss.call(t, "stubborn", "f", "S") }()
-	time.Sleep(20 * time.Millisecond)
-	start := time.Now()
-	if body := ss.call(t, "work", "f", "W"); !strings.Contains(body, `"tag":"W"`) {
-		t.Fatalf("work: %s", body)
-	}
-	if waited := time.Since(start); waited > time.Second {
-		t.Fatalf("the next call waited %v for a tool that ignored its timeout of 100ms", waited)
-	}
 	if body := <-out; !strings.Contains(body, "did not finish within 100ms") {
 		t.Fatalf("stubborn: %s", body)
 	}
+	// The stubborn tool still runs, and still holds nothing: the next
+	// call runs to its answer before the tool is let go.
+	if body := ss.call(t, "work", "f", "W"); !strings.Contains(body, `"tag":"W"`) {
+		t.Fatalf("work: %s", body)
+	}
+	close(ss.stubborn)
 }
 
 func TestSlotsAreSharedBySessionsAndHTTPRequests(t *testing.T) {

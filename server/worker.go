@@ -99,9 +99,32 @@ func (s *Server) serveCall(c *Call) {
 		s.releaseSlot()
 	}()
 	c.slot = true
+	if err := c.ctx.Err(); err != nil {
+		// Its client cancelled it or left, or its session ended, while it
+		// waited in line: it is answered, if anyone still waits for the
+		// answer, and never runs.
+		s.answer(c, nil, err)
+		return
+	}
 	c.markStarted()
 	res, err := s.safely(c.ctx, s.handle, c)
 	s.answer(c, res, err)
+}
+
+// Yield runs wait, which waits for other calls (a lock one of them
+// holds) or for the client, with the call's place among the calls
+// running ([Options.MaxInFlight]) given back meanwhile, and taken again
+// after: otherwise calls waiting for each other could hold every place
+// while the one they wait for, which needs one, never gets it. A tool
+// calls it around any wait of its own that other calls end. Outside a
+// running call (a Call built by hand, [Server.CallTool]) it just runs
+// wait.
+func (c *Call) Yield(wait func()) {
+	if c == nil || !c.slot {
+		wait()
+		return
+	}
+	c.srv.withoutSlot(wait)
 }
 
 // withoutSlot runs wait, which waits for the client or for other calls,

@@ -236,13 +236,9 @@ func TestAServerKilledWhileItHoldsALockLeavesNothingBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-a.waited
-	start := time.Now()
 	b.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"edit_file","arguments":{"path":"f.txt","edits":[{"old_text":"before","new_text":"after"}]}}}`)
 	if l := b.recv(); strings.Contains(l, `"isError":true`) || !strings.Contains(l, `"result"`) {
 		t.Fatalf("the other server's edit after the kill: %.300s", l)
-	}
-	if waited := time.Since(start); waited > 5*time.Second {
-		t.Errorf("the edit waited %v for a lock of a killed process", waited)
 	}
 	if got, err := os.ReadFile(file); err != nil || string(got) != "after\n" {
 		t.Fatalf("f.txt = %.40q, %v", got, err)

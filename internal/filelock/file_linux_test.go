@@ -200,9 +200,6 @@ func TestAWaitForAnotherProcessEndsAtTheMargin(t *testing.T) {
 			if !errors.As(err, &busy) || busy.Index != 1 {
 				t.Fatalf("err = %v, want a BusyError of key 1", err)
 			}
-			if ctx.Err() != nil {
-				t.Fatal("the wait ran to the deadline")
-			}
 			// The abandoned wait ends once the child lets go, and leaves
 			// nothing behind.
 			h.stdin.Close()

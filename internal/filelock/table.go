@@ -24,18 +24,26 @@ type Key struct {
 // caller can still say why it gave up before its deadline answers for it.
 const Margin = time.Second
 
+// giveUpAt is when a wait for a lock gives up, given the deadline of its
+// caller and the time now: Margin before the deadline, or a tenth of the
+// time left before it when that is less.
+func giveUpAt(deadline, now time.Time) time.Time {
+	return deadline.Add(-min(Margin, deadline.Sub(now)/10))
+}
+
 // BusyError is the error of a wait that ran until Margin before its
 // context's deadline: another holder kept a lock all that time.
 type BusyError struct {
 	Index int // the key waited for, as an index into the keys given to Lock
 }
 
+// Error says which key was held. A BusyError is not a
+// context.DeadlineExceeded: the wait gave up before the deadline, so that
+// the caller can still say that another holder kept the lock, where a
+// deadline would be taken for the caller's own time running out.
 func (e *BusyError) Error() string {
 	return fmt.Sprintf("filelock: key %d is held by another holder", e.Index)
 }
-
-// Unwrap returns context.DeadlineExceeded: the wait ran out of time.
-func (e *BusyError) Unwrap() error { return context.DeadlineExceeded }
 
 // Table is the locks of a process. The zero value is not usable; use
 // Open. A Table is safe for concurrent use.
@@ -93,9 +101,8 @@ func Open(dir string) (*Table, error) {
 func (t *Table) Lock(ctx context.Context, keys []Key) (func(), error) {
 	wait := ctx
 	if deadline, ok := ctx.Deadline(); ok {
-		margin := min(Margin, time.Until(deadline)/10)
 		var cancel context.CancelFunc
-		wait, cancel = context.WithDeadline(ctx, deadline.Add(-margin))
+		wait, cancel = context.WithDeadline(ctx, giveUpAt(deadline, time.Now()))
 		defer cancel()
 	}
 	order := sortedKeys(keys)

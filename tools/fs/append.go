@@ -183,9 +183,15 @@ func (t *toolset) appendInPlace(ctx context.Context, rel, text string) (int64, e
 		return 0, t.sb.Explain("write", rel, err)
 	}
 	before := fi.Size()
-	_, err = fromText(ctx, text)(f)
+	written, err := fromText(ctx, text)(f)
 	if err == nil {
 		err = f.Sync()
+	}
+	if err != nil && written == 0 {
+		// Nothing reached the file: it is as it was, version included (a
+		// truncation would change its times, and so its version).
+		f.Close()
+		return 0, t.failWrite(ctx, rel, err)
 	}
 	if err != nil {
 		if terr := f.Truncate(before); terr != nil {
@@ -196,12 +202,13 @@ func (t *toolset) appendInPlace(ctx context.Context, rel, text string) (int64, e
 		f.Close()
 		return 0, t.failWrite(ctx, rel, err)
 	}
-	if fi, err = f.Stat(); err != nil {
-		f.Close()
-		return 0, t.sb.Explain("write", rel, err)
+	// The text is in the file and synced: whatever fails from here on,
+	// the append is done, and must not be reported failed (a model would
+	// append it again).
+	after := before + written
+	if fi, err := f.Stat(); err == nil {
+		after = fi.Size()
 	}
-	if err := f.Close(); err != nil {
-		return 0, t.sb.Explain("write", rel, err)
-	}
-	return fi.Size(), nil
+	_ = f.Close()
+	return after, nil
 }

@@ -148,6 +148,7 @@ func TestManyAppendsAtOnceAllLandWhole(t *testing.T) {
 type cutFs struct {
 	afero.Fs
 	failTruncate bool
+	writeNothing bool // the write fails before a byte of it lands
 }
 
 func (c cutFs) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
@@ -164,7 +165,11 @@ type cutFile struct {
 }
 
 func (f cutFile) Write(p []byte) (int, error) {
-	n, err := f.File.Write(p[:len(p)/2])
+	half := len(p) / 2
+	if f.fs.writeNothing {
+		half = 0
+	}
+	n, err := f.File.Write(p[:half])
 	if err != nil {
 		return n, err
 	}
@@ -184,21 +189,29 @@ func TestAFailedAppendIsCutBack(t *testing.T) {
 	for _, tt := range []struct {
 		name         string
 		failTruncate bool
+		writeNothing bool
 		want         string
 		content      string
 	}{
+		// Nothing landed: the file is not truncated (which would change its
+		// times, and so its version), so a truncate that would fail is
+		// never tried.
+		{name: "a write that landed nothing leaves the file untouched", failTruncate: true, writeNothing: true, want: "no space is left on the disk", content: "one\n"},
 		{name: "the file is as it was", want: "no space is left on the disk", content: "one\n"},
 		{name: "a file that cannot be cut back is named", failTruncate: true, content: "one\ntw",
 			want: `the append to "log.txt" failed (no space is left on the disk to write "log.txt"; free some space or write less)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			mem := newMemFs()
-			e := newEnv(t, "cut", cutFs{Fs: mem, failTruncate: tt.failTruncate}, "", security.Limits{})
+			e := newEnv(t, "cut", cutFs{Fs: mem, failTruncate: tt.failTruncate, writeNothing: tt.writeNothing}, "", security.Limits{})
 			e.write(t, "log.txt", "one\n")
 			got := e.fail(t, "append_file", `{"path":"log.txt","content":"two\n"}`)
 			wantContains(t, got, tt.want)
-			if tt.failTruncate {
+			if tt.failTruncate && !tt.writeNothing {
 				wantContains(t, got, `and the file could not be cut back to its former 4 bytes, so it may end with part of the text; read its end (read_file with tail) before you append again`)
+			}
+			if tt.writeNothing && strings.Contains(got, "cut back") {
+				t.Errorf("a write that landed nothing was cut back: %s", got)
 			}
 			if b, _ := afero.ReadFile(mem, "log.txt"); string(b) != tt.content {
 				t.Errorf("log.txt holds %q, want %q", b, tt.content)

@@ -49,11 +49,19 @@ func change[P any](ctx context.Context, t *toolset, call *server.Call, dryRun bo
 		}
 		asked = ask.in(i18n.English)
 	}
-	unlock, err := t.sb.LockWrite(ctx, rels...)
+	// A lock held by another writer is waited for with the call's slot
+	// given back: the holder may need one to finish.
+	unlock, free, err := t.sb.TryLockWrite(rels...)
+	if err == nil && !free {
+		call.Yield(func() { unlock, err = t.sb.LockWrite(ctx, rels...) })
+	}
 	if err != nil {
 		return none, err
 	}
 	defer unlock()
+	if err := ctx.Err(); err != nil {
+		return none, err // cancelled, or out of time, as the lock came
+	}
 	p, ask, err := plan()
 	if err != nil {
 		return none, err

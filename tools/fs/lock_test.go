@@ -2,6 +2,7 @@ package fs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
 )
 
 func TestEditsOfDifferentLinesAtOnceAllLand(t *testing.T) {
@@ -170,4 +172,37 @@ func (e *env) readWithVersion(t testing.TB, name string) (string, string) {
 		t.Fatalf("read_file %s gave %d blocks, want the text and the version", name, len(res.Content))
 	}
 	return res.Content[0].Text(), r.Version
+}
+
+func TestAWriteThatFindsItsFileLockedPastItsTimeSaysAnotherWriterHoldsIt(t *testing.T) {
+	dir := t.TempDir()
+	root, err := security.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	sb := security.NewSandbox(root, security.SandboxOptions{HostRoot: dir})
+	srv := server.New(server.Options{AllowAdmin: true, ToolTimeout: time.Second})
+	if err := newToolset(sb).register(srv); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := sb.LockWrite(context.Background(), "f.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	for _, tc := range []struct{ tool, args string }{
+		{"write_file", `{"path":"f.txt","content":"new\n"}`},
+		{"append_file", `{"path":"f.txt","content":"more\n"}`},
+	} {
+		res, err := srv.CallTool(context.Background(), tc.tool, json.RawMessage(tc.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The model reads who holds the file, not that its own time ran
+		// out: the wait gave up before the deadline to say so.
+		if got := text(res); !res.IsError || !strings.Contains(got, `"f.txt"`) || !strings.Contains(got, "another writer") {
+			t.Errorf("%s: %q", tc.tool, got)
+		}
+	}
 }
