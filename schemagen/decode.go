@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // Decode checks args, the raw "arguments" of a call, and decodes them into
@@ -200,7 +200,7 @@ func (d *decoder) assign(n *node, v any, rv reflect.Value, at path) {
 	case jAny:
 		rv.Set(reflect.ValueOf(plain(v)))
 	case jRaw:
-		raw, err := jsontext.Marshal(v)
+		raw, err := jsonwire.Marshal(v)
 		if ok = err == nil; ok {
 			rv.SetBytes(raw)
 		}

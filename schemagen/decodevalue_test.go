@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // decodeValueSeeds are arguments that pass, need coercion, or fail in
@@ -25,11 +25,11 @@ var decodeValueSeeds = []string{
 }
 
 // decodeValueAgrees fails t unless DecodeValue of the object that
-// jsontext parses args into gives what Decode(args) gives: the same
+// jsonwire parses args into gives what Decode(args) gives: the same
 // value, report and problems.
 func decodeValueAgrees(t *testing.T, s *Schema, args []byte) {
 	t.Helper()
-	obj, ok := jsontext.DecodeObject(args)
+	obj, ok := jsonwire.DecodeObject(args)
 	if !ok {
 		return // the parsing stage's, which DecodeValue does not run
 	}

@@ -6,7 +6,7 @@ import (
 
 	invopop "github.com/invopop/jsonschema"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // This file writes a schema document as encoding/json writes
@@ -175,4 +175,4 @@ func encodable(s *invopop.Schema) bool {
 
 // appendJSONString appends s as encoding/json writes a string by
 // default: HTML characters escaped, invalid UTF-8 replaced.
-func appendJSONString(b []byte, s string) []byte { return jsontext.AppendString(b, s, true) }
+func appendJSONString(b []byte, s string) []byte { return jsonwire.AppendString(b, s, true) }

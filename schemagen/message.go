@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -184,7 +184,7 @@ func shortValue(v any) string {
 	case bool:
 		return strconv.FormatBool(v)
 	}
-	b, err := jsontext.Marshal(v)
+	b, err := jsonwire.Marshal(v)
 	if err != nil {
 		return typeOfValue(v)
 	}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // Limits on number literals. A literal beyond them is refused before any
@@ -30,7 +30,7 @@ func parseArgs(args []byte) (map[string]any, *Problem) {
 	// Arguments are one object, nearly always: decoded in one pass, with
 	// each string straight into its final form. Anything else is read
 	// again below with encoding/json, which says what is wrong.
-	if obj, ok := jsontext.DecodeObject(args); ok {
+	if obj, ok := jsonwire.DecodeObject(args); ok {
 		return obj, nil
 	}
 	if !utf8.Valid(args) {

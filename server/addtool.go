@@ -10,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/stdiotools/toolserver/i18n"
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 	"github.com/stdiotools/toolserver/schemagen"
 )
 
@@ -133,7 +133,7 @@ func reflectSchemas(spec ToolSpec, in, out reflect.Type) (inSchema, outSchema *s
 // decodeArguments checks the arguments of c against in and decodes them
 // into dst. Arguments that the reader split into their members, in a
 // line it checked whole (JSON and UTF-8), are decoded member by member
-// where it found each, without being checked again (jsontext.DecodeValid),
+// where it found each, without being checked again (jsonwire.DecodeValid),
 // so that a long string is crossed once more, to be decoded, and
 // schemagen is handed the object. Otherwise (a call from
 // CallTool, more members than the reader keeps, a name given twice, a
@@ -157,7 +157,7 @@ func (c *Call) argumentObject() (map[string]any, bool) {
 		if _, twice := obj[m.name]; twice {
 			return nil, false
 		}
-		v, ok := jsontext.DecodeValid(m.value)
+		v, ok := jsonwire.DecodeValid(m.value)
 		if !ok {
 			return nil, false
 		}
@@ -216,7 +216,7 @@ func structured(lang i18n.Lang, name string, o any) *CallToolResult {
 	if ja, ok := o.(JSONAppender); ok {
 		b, err = ja.AppendJSON(nil)
 	} else {
-		b, err = jsontext.Marshal(o)
+		b, err = jsonwire.Marshal(o)
 	}
 	if err != nil {
 		return ErrorResult(say(lang, msgNotEncoded, name, trimJSONPrefix(err.Error())))

@@ -9,7 +9,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // msgKind tells what an incoming line turned out to be.
@@ -171,7 +171,7 @@ func (top *topMembers) read(env *envelope, line []byte, name string, v int) (int
 	if name == "params" && v < len(line) && line[v] == '{' {
 		end, ok = env.readParams(line, v)
 	} else {
-		end, ok = jsontext.ValueEnd(line, v, 1)
+		end, ok = jsonwire.ValueEnd(line, v, 1)
 	}
 	if !ok {
 		return end, false
@@ -207,7 +207,7 @@ func lineError(line []byte) *wireError {
 		return &wireError{code: jsonrpc2.CodeParseError,
 			message: fmt.Sprintf("Parse error: the message is not valid UTF-8 (bad byte at offset %d); send UTF-8 text", i)}
 	}
-	if !jsontext.Valid(line) {
+	if !jsonwire.Valid(line) {
 		return &wireError{code: jsonrpc2.CodeParseError, message: "Parse error: " + describeJSONError(line)}
 	}
 	switch first := line[firstNonSpace(line)]; first {
@@ -222,10 +222,10 @@ func lineError(line []byte) *wireError {
 }
 
 // walkObject checks the JSON object whose '{' is b[i], nested depth deep
-// (1 for a message itself), as jsontext.Valid checks a text, and
+// (1 for a message itself), as jsonwire.Valid checks a text, and
 // calls member with the name and the index where the value starts of each
 // of its members, in order. member returns the index past the value and
-// whether it is valid: it checks the value with jsontext.ValueEnd, or
+// whether it is valid: it checks the value with jsonwire.ValueEnd, or
 // walks it with walkObject one level deeper. walkObject returns the index
 // past the object and whether the object is valid. A name shares b's
 // bytes unless it has escapes, as viewString says; a value may start at
@@ -239,7 +239,7 @@ func walkObject(b []byte, i, depth int, member func(name string, v int) (int, bo
 		if i >= len(b) || b[i] != '"' {
 			return i, false
 		}
-		end, ok := jsontext.ValueEnd(b, i, depth)
+		end, ok := jsonwire.ValueEnd(b, i, depth)
 		if !ok {
 			return end, false
 		}
@@ -316,7 +316,7 @@ func decodeString(raw []byte) (string, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw[1 : len(raw)-1]), true
 	}
-	return jsontext.Unquote(raw)
+	return jsonwire.Unquote(raw)
 }
 
 // viewString is decodeString for a string that is only looked at while
@@ -436,7 +436,7 @@ func (env *envelope) readParam(b []byte, name string, v int) (int, bool) {
 		env.nargs, env.argsRead = 0, false
 		fallthrough
 	default:
-		end, ok = jsontext.ValueEnd(b, v, 2)
+		end, ok = jsonwire.ValueEnd(b, v, 2)
 	}
 	if !ok {
 		return end, false
@@ -464,7 +464,7 @@ func (env *envelope) readParam(b []byte, name string, v int) (int, bool) {
 // b[v], while there are few enough, and returns the index past the value
 // and whether it is valid.
 func (env *envelope) readArgument(b []byte, name string, v int) (int, bool) {
-	end, ok := jsontext.ValueEnd(b, v, 3)
+	end, ok := jsonwire.ValueEnd(b, v, 3)
 	if !ok {
 		return end, false
 	}
@@ -527,7 +527,7 @@ func skipSpace(b []byte, i int) int {
 func skipValue(b []byte, i int) int {
 	switch b[i] {
 	case '"':
-		return jsontext.StringEnd(b, i)
+		return jsonwire.StringEnd(b, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/sourcegraph/jsonrpc2"
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // This file decides the era of each request. MCP 2026-07-28 (the modern
@@ -77,7 +77,7 @@ func readEra(meta json.RawMessage) (era, *protocolError) {
 	case slices.Contains(protocolVersions[:], v):
 		return e, nil
 	default:
-		data, _ := jsontext.Marshal(map[string]any{"supported": supportedVersions(), "requested": v})
+		data, _ := jsonwire.Marshal(map[string]any{"supported": supportedVersions(), "requested": v})
 		return e, &protocolError{code: codeUnsupportedVersion, data: data,
 			message: fmt.Sprintf("Unsupported protocol version %q; this server speaks %s", shortenString(v, 40), strings.Join(supportedVersions(), ", "))}
 	}
@@ -124,7 +124,7 @@ const (
 // client may keep the answer.
 func (s *Server) discover(r *request) {
 	b := []byte(`{"resultType":"complete","supportedVersions":`)
-	b, _ = jsontext.Append(b, supportedVersions())
+	b, _ = jsonwire.Append(b, supportedVersions())
 	b = append(b, `,"capabilities":{"tools":{}}`...)
 	if s.opts.Instructions != "" {
 		b = append(b, `,"instructions":`...)

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // The handshake is read and answered here without encoding/json's
@@ -18,11 +18,11 @@ import (
 // decodeInitializeParams decodes the params of initialize as
 // json.Unmarshal into an initializeParams does. ok is false when it
 // cannot tell that they are the same: params that are not a plain JSON
-// object (jsontext.DecodeObject's terms), a member of the wrong type, or
+// object (jsonwire.DecodeObject's terms), a member of the wrong type, or
 // a key that matches a member only as encoding/json's case-insensitive
 // matching does. The caller then asks encoding/json.
 func decodeInitializeParams(raw []byte) (p initializeParams, ok bool) {
-	obj, ok := jsontext.DecodeObject(raw)
+	obj, ok := jsonwire.DecodeObject(raw)
 	if !ok || !plainKeys(obj, "protocolVersion", "capabilities", "clientInfo") {
 		return p, false
 	}

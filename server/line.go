@@ -5,7 +5,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // This file writes a large response in pieces. A tools/call result whose
@@ -95,7 +95,7 @@ func (l *line) len() int {
 	for _, p := range l.parts {
 		switch p.kind {
 		case partText:
-			n += jsontext.QuotedLen(p.text, false) - 2
+			n += jsonwire.QuotedLen(p.text, false) - 2
 		case partBase64:
 			n += base64.StdEncoding.EncodedLen(len(p.data))
 		case partRaw:
@@ -114,7 +114,7 @@ func (l *line) head() []byte {
 }
 
 // writeTo writes prefix, the line with end in place of its newline, to w
-// through buf, whose capacity (at least [jsontext.MaxEscape]) bounds every
+// through buf, whose capacity (at least [jsonwire.MaxEscape]) bounds every
 // write: the frame and the values of the parts are copied or encoded into
 // it and written whenever it is full. Only a raw part larger than buf is
 // written straight from the result. It returns the first error of w;
@@ -179,12 +179,12 @@ func (cw *chunkWriter) writeString(s string) {
 // it, a buffer at a time.
 func (cw *chunkWriter) escape(s string) {
 	for len(s) > 0 && cw.err == nil {
-		if cap(cw.buf)-len(cw.buf) < jsontext.MaxEscape {
+		if cap(cw.buf)-len(cw.buf) < jsonwire.MaxEscape {
 			cw.flush()
 			continue
 		}
 		var n int
-		cw.buf, n = jsontext.AppendStringPart(cw.buf, s, false)
+		cw.buf, n = jsonwire.AppendStringPart(cw.buf, s, false)
 		s = s[n:]
 	}
 }

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // This file asks for confirmation in MCP 2026-07-28, where the server may
@@ -169,7 +169,7 @@ func (e *callError) Error() string { return e.message }
 func (s *Server) modernConfirm(c *Call) func(context.Context, string) error {
 	return func(ctx context.Context, message string) error {
 		if !declares(c.capabilities, "elicitation") {
-			data, _ := jsontext.Marshal(map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{}}})
+			data, _ := jsonwire.Marshal(map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{}}})
 			return &callError{protocolError{code: codeMissingCapabilities, data: data,
 				message: "Missing required client capability: this server asks the user to confirm every change, through elicitation, which the request's clientCapabilities do not declare"}}
 		}

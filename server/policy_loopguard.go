@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // loopGuard notices a model calling the same tool with the same arguments
@@ -113,7 +113,7 @@ func sameJSON(a, b []byte) bool {
 		}
 		return true
 	case '"':
-		return jsontext.SameString(a, b)
+		return jsonwire.SameString(a, b)
 	case 't', 'f', 'n':
 		return false // the literals differ
 	}

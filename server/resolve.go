@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -220,7 +220,7 @@ func badParams(format string, a ...any) *wireError {
 // result.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*CallToolResult, error) {
 	args = bytes.TrimSpace(args)
-	if len(args) > 0 && !jsontext.Valid(args) {
+	if len(args) > 0 && !jsonwire.Valid(args) {
 		return nil, fmt.Errorf("call %s: arguments are not valid JSON", name)
 	}
 	c := &Call{srv: s, received: time.Now()}

@@ -62,7 +62,7 @@ func rawString(s string) json.RawMessage {
 // and every message after it would be read out of step; a schema that is
 // not an object, or not UTF-8, would spoil the answer. The check looks at
 // the ends and scans the bytes without parsing them: for tools/fs's 33 kB
-// of schemas, 3 to 10 µs, where jsontext.Valid took 45 to 56 (a third of
+// of schemas, 3 to 10 µs, where jsonwire.Valid took 45 to 56 (a third of
 // a build). That they are the JSON reflection writes is what
 // CheckSavedSchemas holds them to.
 func (ss *SavedSchemas) check() error {

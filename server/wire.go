@@ -5,14 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // This file writes the JSON-RPC messages the server sends. Each message is
 // built in one buffer and written with one call, so the body of a large
 // result is encoded once, straight into the output line. The writers write
 // by hand what encoding/json writes for the documented types without HTML
-// escaping (package jsontext), and wire_fuzz_test.go holds them to it byte
+// escaping (package jsonwire), and wire_fuzz_test.go holds them to it byte
 // for byte. The ids they copy are compact JSON, as envelope reads them.
 
 // appendResult appends a success response line whose result is the
@@ -21,7 +21,7 @@ func appendResult(b []byte, id json.RawMessage, v any) ([]byte, error) {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":`...)
-	b, err := jsontext.Append(b, v)
+	b, err := jsonwire.Append(b, v)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func appendError(b []byte, id json.RawMessage, code int64, msg string, data any)
 	b = append(b, `,"message":`...)
 	b = appendString(b, msg)
 	if data != nil {
-		if d, err := jsontext.Append(append(b, `,"data":`...), data); err == nil {
+		if d, err := jsonwire.Append(append(b, `,"data":`...), data); err == nil {
 			b = d
 		}
 	}
@@ -71,7 +71,7 @@ func appendNotification(b []byte, method string, params any) ([]byte, error) {
 	b = append(b, `{"jsonrpc":"2.0","method":`...)
 	b = appendString(b, method)
 	b = append(b, `,"params":`...)
-	b, err := jsontext.Append(b, params)
+	b, err := jsonwire.Append(b, params)
 	if err != nil {
 		return nil, err
 	}
@@ -170,9 +170,9 @@ func (l *line) addCallResult(id json.RawMessage, res *CallToolResult, serverInfo
 		if raw, ok := res.StructuredContent.(json.RawMessage); ok && res.encoded {
 			l.addRaw(raw, minPart)
 		} else if ok {
-			l.frame, err = jsontext.AppendRaw(l.frame, raw)
+			l.frame, err = jsonwire.AppendRaw(l.frame, raw)
 		} else {
-			l.frame, err = jsontext.Append(l.frame, res.StructuredContent)
+			l.frame, err = jsonwire.Append(l.frame, res.StructuredContent)
 		}
 		if err != nil {
 			return err
@@ -185,7 +185,7 @@ func (l *line) addCallResult(id json.RawMessage, res *CallToolResult, serverInfo
 	if len(res.Meta) > 0 {
 		b = append(b, `,"_meta":`...)
 		var err error
-		if b, err = jsontext.Append(b, res.Meta); err != nil {
+		if b, err = jsonwire.Append(b, res.Meta); err != nil {
 			return err
 		}
 		if serverInfo != nil {
@@ -218,4 +218,4 @@ func appendServerInfo(b, serverInfo []byte, comma bool) []byte {
 // appendString appends s as a JSON string. Like encoding/json it replaces
 // invalid UTF-8 with U+FFFD and escapes U+2028 and U+2029; unlike it, it
 // leaves <, > and & alone, since nothing here ends up in HTML.
-func appendString(b []byte, s string) []byte { return jsontext.AppendString(b, s, false) }
+func appendString(b []byte, s string) []byte { return jsonwire.AppendString(b, s, false) }

@@ -18,7 +18,7 @@ import (
 // byte. Each target's comment names a bug planted to see it fail.
 
 // encodingJSON is what encoding/json writes for v without HTML escaping.
-// It sets up its own Encoder rather than calling jsontext, so that the
+// It sets up its own Encoder rather than calling jsonwire, so that the
 // writers and the reference share nothing but encoding/json.
 func encodingJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
@@ -137,7 +137,7 @@ func sameLine(t *testing.T, what string, got []byte, err error, want []byte, wan
 // 32 isError, bits 6-7 the structuredContent (none, raw, map, struct),
 // bits 8-9 the _meta (none, empty, one string, nested).
 //
-// Caught on the seeds: U+2028 left unescaped in jsontext.AppendString,
+// Caught on the seeds: U+2028 left unescaped in jsonwire.AppendString,
 // the blocks' "data" and "mimeType" swapped, isError written after
 // _meta; and the two bugs the target found in the writer: raw
 // structuredContent copied without compacting (a line break in it split

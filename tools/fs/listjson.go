@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // AppendJSON appends the result as encoding/json writes it without HTML
@@ -18,7 +18,7 @@ import (
 func (r ListDirectoryResult) AppendJSON(b []byte) ([]byte, error) {
 	b = slices.Grow(b, r.jsonSize())
 	b = append(b, `{"path":`...)
-	b = jsontext.AppendString(b, r.Path, false)
+	b = jsonwire.AppendString(b, r.Path, false)
 	b = append(b, `,"entries":`...)
 	if r.Entries == nil {
 		b = append(b, "null"...)
@@ -52,7 +52,7 @@ func (r ListDirectoryResult) AppendJSON(b []byte) ([]byte, error) {
 	b = strconv.AppendBool(b, r.Truncated)
 	if r.Note != "" {
 		b = append(b, `,"note":`...)
-		b = jsontext.AppendString(b, r.Note, false)
+		b = jsonwire.AppendString(b, r.Note, false)
 	}
 	return append(b, '}'), nil
 }
@@ -77,13 +77,13 @@ func (r ListDirectoryResult) jsonSize() int {
 // escaping.
 func (e ListEntry) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"name":`...)
-	b = jsontext.AppendString(b, e.Name, false)
+	b = jsonwire.AppendString(b, e.Name, false)
 	b = append(b, `,"type":`...)
 	switch e.Type {
 	case typeFile, typeDir, typeSymlink, typeOther: // nothing to escape
 		b = append(append(append(b, '"'), e.Type...), '"')
 	default:
-		b = jsontext.AppendString(b, e.Type, false)
+		b = jsonwire.AppendString(b, e.Type, false)
 	}
 	if e.Size != nil {
 		b = append(b, `,"size":`...)

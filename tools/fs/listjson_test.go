@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // sameListJSON fails the test unless r.AppendJSON writes what
 // encoding/json writes for r without HTML escaping, or fails as it does.
 func sameListJSON(t *testing.T, r ListDirectoryResult) {
 	t.Helper()
-	want, wantErr := jsontext.Marshal(r)
+	want, wantErr := jsonwire.Marshal(r)
 	got, err := r.AppendJSON([]byte("prefix"))
 	if wantErr != nil || err != nil {
 		if wantErr == nil || err == nil || err.Error() != wantErr.Error() {

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/stdiotools/toolserver/i18n"
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -60,7 +60,7 @@ func (f FileInfo) Content() []server.Content {
 		f.LinkTarget, _ = displayName(f.LinkTarget)
 		f.Note = strings.TrimSpace(say(msgPathEscaped, say(msgEscapeRule)).in(f.lang) + " " + f.Note)
 	}
-	b, err := jsontext.Marshal(f)
+	b, err := jsonwire.Marshal(f)
 	if err != nil {
 		return []server.Content{server.TextContent(say(msgInfoNotJSON).in(f.lang))}
 	}

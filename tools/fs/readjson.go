@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // AppendJSON appends the result as encoding/json writes it without HTML
@@ -15,12 +15,12 @@ import (
 func (r ReadFileResult) AppendJSON(b []byte) ([]byte, error) {
 	b = slices.Grow(b, 224+len(r.Path)+len(r.Kind)+len(r.MIMEType)+len(r.Note)+len(r.Version))
 	b = append(b, `{"path":`...)
-	b = jsontext.AppendString(b, r.Path, false)
+	b = jsonwire.AppendString(b, r.Path, false)
 	b = append(b, `,"kind":`...)
-	b = jsontext.AppendString(b, r.Kind, false)
+	b = jsonwire.AppendString(b, r.Kind, false)
 	if r.MIMEType != "" {
 		b = append(b, `,"mime_type":`...)
-		b = jsontext.AppendString(b, r.MIMEType, false)
+		b = jsonwire.AppendString(b, r.MIMEType, false)
 	}
 	b = append(b, `,"size":`...)
 	b = strconv.AppendInt(b, r.Size, 10)
@@ -45,9 +45,9 @@ func (r ReadFileResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if r.Note != "" {
 		b = append(b, `,"note":`...)
-		b = jsontext.AppendString(b, r.Note, false)
+		b = jsonwire.AppendString(b, r.Note, false)
 	}
 	b = append(b, `,"version":`...)
-	b = jsontext.AppendString(b, r.Version, false)
+	b = jsonwire.AppendString(b, r.Version, false)
 	return append(b, '}'), nil
 }

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/stdiotools/toolserver/internal/jsontext"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 // sameReadJSON fails the test unless r.AppendJSON writes what
 // encoding/json writes for r without HTML escaping.
 func sameReadJSON(t *testing.T, r ReadFileResult) {
 	t.Helper()
-	want, err := jsontext.Marshal(r)
+	want, err := jsonwire.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
