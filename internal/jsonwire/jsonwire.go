@@ -1,8 +1,7 @@
 // Package jsonwire writes JSON byte for byte as encoding/json does, for
 // the encoders of this module that write JSON by hand to avoid reflection
-// and a second pass over large values. (It was named jsontext, the name
-// of the standard library's encoding/json/jsontext; it is not that
-// package, and does not follow its API.)
+// and a second pass over large values. It is not the standard library's
+// encoding/json/jsontext, and does not follow its API.
 //
 // It is also the one place in the module that leaves out encoding/json's
 // HTML escaping (<, > and & written as \u003c, \u003e and \u0026: nothing
