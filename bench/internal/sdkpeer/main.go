@@ -17,12 +17,13 @@
 // on SIGINT or SIGTERM, letting the requests in flight finish.
 //
 // It exists only for toolbench's suites (-suite issue14 on stdio, -suite
-// http over HTTP). The SDK is a test-only dependency of this module: no
-// shipped binary (toolserver, toolagent, toolbench) imports this package
-// or the SDK, and toolbench runs this program as a separate binary that
-// the user builds:
+// http over HTTP). It is the one program of the bench module that links
+// the SDK (toolserver's module uses it in tests only, and no program of
+// it links the SDK); toolbench does not link it either, and runs this
+// program as a separate binary that the user builds, from the root of
+// the repository:
 //
-//	go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer
+//	go -C bench build -o /tmp/bench-sdk ./internal/sdkpeer
 //	/tmp/bench-sdk -root DIR
 //	/tmp/bench-sdk -root DIR -http 127.0.0.1:8091
 package main
@@ -43,7 +44,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/stdiotools/toolserver/cmd/toolbench/internal/listing"
+	"github.com/stdiotools/toolserver/bench/internal/listing"
 )
 
 func main() {

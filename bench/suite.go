@@ -628,7 +628,7 @@ func checkSuiteConfig(cfg *config, fs *flag.FlagSet) error {
 		if cfg.suite == suiteHTTP {
 			args += " -http 127.0.0.1:PORT"
 		}
-		return fmt.Errorf("-suite needs -sdk 'cmd args', the go-sdk peer: go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer, then -sdk '/tmp/bench-sdk %s'", args)
+		return fmt.Errorf("-suite needs -sdk 'cmd args', the go-sdk peer: go -C bench build -o /tmp/bench-sdk ./internal/sdkpeer at the root of the repository, then -sdk '/tmp/bench-sdk %s'", args)
 	}
 	if cfg.suite == suiteHTTP {
 		a, err := httpAddrOf(cfg.server)

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/stdiotools/toolserver/cmd/toolbench/internal/listing"
+	"github.com/stdiotools/toolserver/bench/internal/listing"
 )
 
 // floorMain is the hidden "toolbench floor -root DIR" subcommand: runFloor

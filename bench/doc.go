@@ -16,12 +16,13 @@
 //	   lines with bufio.Reader.ReadSlice and writes each one back with a
 //	   single os.Stdout.Write (lines of any size, 1 MiB and more, work)
 //
-// Usage:
+// Usage, from the root of the repository (the bench is the module in
+// bench/, so go -C bench builds it):
 //
-//	go build -o /tmp/toolbench ./cmd/toolbench
+//	go -C bench build -o /tmp/toolbench .
 //	/tmp/toolbench -cpu 0 -server 'toolserver --root testdata/playground'
 //	/tmp/toolbench -cpu 0 -- toolserver --root testdata/playground
-//	taskset -c 0 go run ./cmd/toolbench -server 'toolserver --root testdata/playground'
+//	taskset -c 0 go -C bench run . -server 'toolserver --root ../testdata/playground'
 //	/tmp/toolbench -cpu 0 -server '/tmp/toolbench echo' -check=false   # echo vs echo: ratios ≈ 1
 //
 // Measures (select with -only; payload runs only when -payload-args is set):
@@ -105,8 +106,8 @@
 // Both servers are given that folder as their root on their command lines:
 //
 //	go build -o /tmp/bench-ts ./cmd/toolserver
-//	go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer
-//	go build -o /tmp/toolbench ./cmd/toolbench
+//	go -C bench build -o /tmp/bench-sdk ./internal/sdkpeer
+//	go -C bench build -o /tmp/toolbench .
 //	/tmp/toolbench -cpu 0 -suite issue14 -root /tmp/suite \
 //	    -server '/tmp/bench-ts --root /tmp/suite --log-level warn --max-repeats -1' \
 //	    -sdk '/tmp/bench-sdk -root /tmp/suite'
@@ -179,8 +180,8 @@
 // there already):
 //
 //	go build -o /tmp/bench-ts ./cmd/toolserver
-//	go build -o /tmp/bench-sdk ./cmd/toolbench/internal/sdkpeer
-//	go build -o /tmp/toolbench ./cmd/toolbench
+//	go -C bench build -o /tmp/bench-sdk ./internal/sdkpeer
+//	go -C bench build -o /tmp/toolbench .
 //	/tmp/toolbench -cpu 0 -suite http -root /tmp/suite-http \
 //	    -server '/tmp/bench-ts --root /tmp/suite-http --http 127.0.0.1:8090 --log-level warn --max-repeats -1' \
 //	    -sdk '/tmp/bench-sdk -root /tmp/suite-http -http 127.0.0.1:8091'
@@ -235,6 +236,17 @@
 // above the floor, and the CPU time a call, which leaves the client out,
 // show it.
 //
+// # The module
+//
+// The bench is a module of its own, github.com/stdiotools/toolserver/bench
+// in bench/, so that toolserver's go test ./... neither builds it nor
+// needs its dependencies. It requires toolserver through a replace
+// directive that points at ../, the tree it sits in: its tests hold what
+// it copies of toolserver (package listing, the text of list_directory)
+// to that tree's code, never to a published version.
+//
 // toolbench uses Linux interfaces (/proc, taskset) and the standard library
-// only; internal/sdkpeer links the Go SDK, and is built on its own.
+// only, so that its echo and floors start with nothing else to initialise
+// (TestToolbenchLinksTheStandardLibraryOnly); internal/sdkpeer links the Go
+// SDK, and is built on its own.
 package main

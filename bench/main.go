@@ -167,10 +167,10 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 
 Measures an MCP stdio server (A) against a line echo (B), interleaved,
 and prints medians and the ratio A/B. With -suite issue14, measures every
-goal of issue 14 against the go-sdk peer (go build ./cmd/toolbench/internal/sdkpeer),
+goal of issue 14 against the go-sdk peer (go -C bench build ./internal/sdkpeer),
 the echo and a floor of the work, in a folder it prepares. With -suite
 http, measures read_file of 1 KiB over Streamable HTTP against the go-sdk
-peer and a bare net/http handler. See "go doc ./cmd/toolbench".
+peer and a bare net/http handler. See "go -C bench doc".
 
 Flags:
 `)

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/stdiotools/toolserver/cmd/toolbench/internal/listing"
+	"github.com/stdiotools/toolserver/bench/internal/listing"
 )
 
 // fakeEditLimit is the largest file the fake's edit_file changes, so that

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stdiotools/toolserver/cmd/toolbench/internal/listing"
+	"github.com/stdiotools/toolserver/bench/internal/listing"
 )
 
 // TestFloorListsAndWrites feeds the floor a listing, two writes (one
