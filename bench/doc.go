@@ -2,11 +2,12 @@
 
 // Command toolbench measures an MCP stdio server against the physical floor
 // of its transport: a line echo that copies every request line straight back
-// and does nothing else. With -suite issue14 it measures every goal of
-// issue 14 at once, with a go-sdk peer and a floor of the work as well (see
-// "The suite of issue 14" below). With -suite http it measures read_file
-// over Streamable HTTP against the go-sdk peer and a bare net/http handler
-// (see "The HTTP suite" below).
+// and does nothing else. With -suite peers it measures start, reads,
+// listings, writes, calls/s and memory at once against a go-sdk peer and
+// the floors of the transport and of the work, each held to its goal (see
+// "The peers suite" below). With -suite http it measures read_file over
+// Streamable HTTP against the go-sdk peer and a bare net/http handler (see
+// "The HTTP suite" below).
 //
 // A target is any command line that speaks newline-delimited JSON over its
 // stdin and stdout. toolbench runs two of them side by side in one run:
@@ -94,11 +95,11 @@
 // writing once per line, it keeps a spare P for the runtime, so that sysmon
 // does not take its P away each time it waits in read(2) (see echoMain).
 //
-// # The suite of issue 14
+// # The peers suite
 //
-// "toolbench -suite issue14" measures every goal of issue 14 in one run,
-// side by side, and prints one table: each measure, the figures, the
-// ratios and the goal with ok or MISSED. It works in a folder of its own
+// "toolbench -suite peers" measures toolserver against its peers in one
+// run, side by side, and prints one table: each measure, the figures, the
+// ratios and the goal with ok or "not met". It works in a folder of its own
 // (-root), which it prepares: 1k.txt, 1m.txt and 16m.txt (numbered lines
 // of 64 bytes), the folder many of 1,000 empty files, and the files to
 // edit. A folder that is not empty must carry the mark .toolbench-suite
@@ -108,7 +109,7 @@
 //	go build -o /tmp/bench-ts ./cmd/toolserver
 //	go -C bench build -o /tmp/bench-sdk ./internal/sdkpeer
 //	go -C bench build -o /tmp/toolbench .
-//	/tmp/toolbench -cpu 0 -suite issue14 -root /tmp/suite \
+//	/tmp/toolbench -cpu 0 -suite peers -root /tmp/suite \
 //	    -server '/tmp/bench-ts --root /tmp/suite --log-level warn --max-repeats -1' \
 //	    -sdk '/tmp/bench-sdk -root /tmp/suite'
 //
@@ -156,11 +157,11 @@
 //	    changed back call by call: toolserver, and the floor writing as
 //	    many bytes; a call toolserver refuses (edit_file works on files up
 //	    to its edit limit, 16 MiB by default; up to the read limit, 4 MiB,
-//	    before) is reported as refused, and its goal as missed
+//	    before) is reported as refused, and its goal as not met
 //
-// The reads are held to the echo, as the issue asks; a note under the
-// table says where the floor of the read stands against the same echo,
-// since a goal below the floor's own ratio is one no server can meet.
+// The reads are held to the echo; a note under the table says where the
+// floor of the read stands against the same echo, since a goal below the
+// floor's own ratio is one no server can meet.
 //
 // Before timing, the answers are held to the files: the reads (the
 // floor's too) must return the file's text, and the three listings must be
@@ -173,7 +174,7 @@
 // side in one run, and prints one table with the ratios and the goals
 // (round-trip p50 ≤0.5x go-sdk's, calls/s ≥6x go-sdk's). It prepares
 // 1k.txt (numbered lines of 64 bytes) in -root, under the same rule as
-// the suite of issue 14 (a new or empty folder, or one it marked). The
+// the peers suite (a new or empty folder, or one it marked). The
 // servers' command lines name that folder as their root, and the address
 // each listens at, which must have a port (toolbench reads it from their
 // -http or --http flag, and refuses to start when something listens

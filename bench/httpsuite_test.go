@@ -210,7 +210,7 @@ func TestParseHTTPSuiteConfig(t *testing.T) {
 		}
 	}
 	_, err = parseConfig([]string{"-suite", "nope", "-root", "d", "-server", server, "-sdk", sdk}, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "issue14 or http") {
+	if err == nil || !strings.Contains(err.Error(), "peers or http") {
 		t.Errorf("unknown suite: %v", err)
 	}
 }
@@ -290,7 +290,7 @@ func TestHTTPRowsJudgeTheGoals(t *testing.T) {
 			[]bool{true, true},
 			"leaves 20.0µs above the floor's 30.0µs for a server's own work; above the floor, toolserver adds 10.0µs and go-sdk 70.0µs (0.14x)",
 			"the floor makes 90.0k calls/s, 9.0x go-sdk's; the goal, ≥60.0k, is 0.67 of the floor's"},
-		{"the goals beyond the floor, missed",
+		{"the goals beyond the floor, not met",
 			map[string]Summary{labelServer: us(70, 80), labelSDK: us(100, 150), labelFloor: us(60, 65)},
 			map[string]float64{labelServer: 40e3, labelSDK: 10e3, labelFloor: 50e3},
 			[]bool{false, false},

@@ -47,7 +47,7 @@ type config struct {
 	// baseline, when set, replaces the echo as B: a second server to
 	// compare with, such as the same server before a change.
 	baseline []string
-	// suite names a suite of measures to run instead (issue14), in root,
+	// suite names a suite of measures to run instead (peers or http), in root,
 	// with sdk the go-sdk peer's command line.
 	suite string
 	root  string
@@ -162,15 +162,16 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: toolbench [flags] -server 'cmd args'
        toolbench [flags] -- cmd args
-       toolbench -suite issue14 -root DIR -server 'cmd --root DIR …' -sdk 'sdkpeer -root DIR' [flags]
+       toolbench -suite peers -root DIR -server 'cmd --root DIR …' -sdk 'sdkpeer -root DIR' [flags]
        toolbench -suite http -root DIR -server 'cmd --root DIR --http ADDR …' -sdk 'sdkpeer -root DIR -http ADDR' [flags]
 
 Measures an MCP stdio server (A) against a line echo (B), interleaved,
-and prints medians and the ratio A/B. With -suite issue14, measures every
-goal of issue 14 against the go-sdk peer (go -C bench build ./internal/sdkpeer),
-the echo and a floor of the work, in a folder it prepares. With -suite
-http, measures read_file of 1 KiB over Streamable HTTP against the go-sdk
-peer and a bare net/http handler. See "go -C bench doc".
+and prints medians and the ratio A/B. With -suite peers, measures start,
+reads, calls/s, memory, listing and writes against the go-sdk peer
+(go -C bench build ./internal/sdkpeer), the echo and a floor of the work,
+each held to its goal, in a folder it prepares. With -suite http, measures
+read_file of 1 KiB over Streamable HTTP against the go-sdk peer and a bare
+net/http handler. See "go -C bench doc".
 
 Flags:
 `)
@@ -193,12 +194,12 @@ Flags:
 	fs.IntVar(&o.PayloadN, "payload-n", defaultPayloadN, "payload: measured calls per target")
 	fs.BoolVar(&o.Check, "check", true, "check every server response (false: check only its id, so an echo can stand as the server)")
 	fs.DurationVar(&o.Stall, "stall", defaultStall, "abort when a round or a start takes longer than this")
-	fs.StringVar(&cfg.suite, "suite", "", "run a suite of measures instead: issue14 or http (needs -root and -sdk; the -only, -tool, -args, -payload-* and -baseline flags do not apply)")
+	fs.StringVar(&cfg.suite, "suite", "", "run a suite of measures instead: peers or http (needs -root and -sdk; the -only, -tool, -args, -payload-* and -baseline flags do not apply)")
 	fs.StringVar(&cfg.root, "root", "", "suite: a new or empty folder to prepare the files in (or one prepared before); give it to the servers too")
 	sdk := fs.String("sdk", "", "suite: the go-sdk peer's command line, split on spaces, e.g. '/tmp/bench-sdk -root DIR' (with -suite http: '/tmp/bench-sdk -root DIR -http 127.0.0.1:PORT')")
-	fs.IntVar(&o.ListN, "list-n", defaultListN, "suite issue14: measured listings per target")
-	fs.IntVar(&o.WriteN, "write-n", defaultWriteN, "suite issue14: measured writes and edits per target and size")
-	fs.IntVar(&o.MemCalls, "mem-calls", defaultMemCalls, "suite issue14: calls of each memory measure")
+	fs.IntVar(&o.ListN, "list-n", defaultListN, "suite peers: measured listings per target")
+	fs.IntVar(&o.WriteN, "write-n", defaultWriteN, "suite peers: measured writes and edits per target and size")
+	fs.IntVar(&o.MemCalls, "mem-calls", defaultMemCalls, "suite peers: calls of each memory measure")
 	fs.StringVar(&cfg.cpu, "cpu", "", "CPU list to pin toolbench and all targets to, e.g. 0 (re-executes under taskset)")
 	fs.BoolVar(&cfg.json, "json", false, "print a JSON object instead of the table")
 	fs.BoolVar(&cfg.quiet, "q", false, "no progress lines on stderr")

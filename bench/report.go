@@ -152,7 +152,7 @@ func formatGoal(r Row) string {
 	if *r.Met {
 		return g + " ok"
 	}
-	return g + " MISSED"
+	return g + " not met"
 }
 
 // writeTable prints the report as an aligned table and a line on the setup.

@@ -61,8 +61,8 @@ func TestTable(t *testing.T) {
 	if err := writeTable(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "≥0.5 MISSED") {
-		t.Errorf("missed goal not shown:\n%s", b.String())
+	if !strings.Contains(b.String(), "≥0.5 not met") {
+		t.Errorf("unmet goal not shown:\n%s", b.String())
 	}
 }
 

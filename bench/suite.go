@@ -19,9 +19,10 @@ import (
 	"time"
 )
 
-// suiteIssue14 names the suite of issue 14: every goal of that issue,
-// measured side by side in one run.
-const suiteIssue14 = "issue14"
+// suitePeers names the suite that measures toolserver against its peers
+// (the go-sdk peer, the echo and the floor of the work) side by side in
+// one run: start, reads, calls/s, memory, listing, writes and edits.
+const suitePeers = "peers"
 
 // The targets of the suite, by label.
 const (
@@ -233,7 +234,7 @@ func floorName(n int) string { return "floor-" + strconv.Itoa(n) + "m.txt" }
 // to read, the folder many of p.many empty files to list, and the
 // files to edit, rewritten each run.
 func prepareRoot(p suitePlan) error {
-	err := prepareFolder(p.root, suiteIssue14, map[string][]byte{
+	err := prepareFolder(p.root, suitePeers, map[string][]byte{
 		"1k.txt":     suiteText(1 << 10),
 		"1m.txt":     suiteText(p.mib),
 		"16m.txt":    suiteText(16 * p.mib),
@@ -602,19 +603,19 @@ func suiteWriteRounds(ctx context.Context, specs [2]Spec, tool string, server, f
 // checkSuiteConfig checks the command line of a suite run and sets the
 // measures it runs.
 func checkSuiteConfig(cfg *config, fs *flag.FlagSet) error {
-	// Flags that only the suite of issue 14 uses.
-	issue14Only := []string{"cold", "payload-n", "list-n", "write-n", "mem-calls"}
+	// Flags that only the peers suite uses.
+	peersOnly := []string{"cold", "payload-n", "list-n", "write-n", "mem-calls"}
 	switch cfg.suite {
-	case suiteIssue14:
-		issue14Only = nil
+	case suitePeers:
+		peersOnly = nil
 	case suiteHTTP:
 	default:
-		return fmt.Errorf("-suite: unknown suite %q (want %s or %s)", cfg.suite, suiteIssue14, suiteHTTP)
+		return fmt.Errorf("-suite: unknown suite %q (want %s or %s)", cfg.suite, suitePeers, suiteHTTP)
 	}
 	var misplaced []string
 	fs.Visit(func(f *flag.Flag) {
 		if slices.Contains([]string{"only", "tool", "args", "payload-tool", "payload-args", "baseline", "check"}, f.Name) ||
-			slices.Contains(issue14Only, f.Name) {
+			slices.Contains(peersOnly, f.Name) {
 			misplaced = append(misplaced, "-"+f.Name)
 		}
 	})

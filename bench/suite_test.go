@@ -24,7 +24,7 @@ func smallSuite(t *testing.T) config {
 	t.Setenv(fakeRootEnv, root)
 	k, v, _ := strings.Cut(quickExit(), "=")
 	t.Setenv(k, v)
-	cfg, err := parseConfig([]string{"-suite", suiteIssue14, "-root", root, "-sdk", os.Args[0], "-server", os.Args[0],
+	cfg, err := parseConfig([]string{"-suite", suitePeers, "-root", root, "-sdk", os.Args[0], "-server", os.Args[0],
 		"-n", "10", "-warmup", "1", "-round", "5", "-cold", "3", "-calls", "64", "-k", "4", "-rounds", "2",
 		"-payload-n", "4", "-list-n", "4", "-write-n", "1", "-mem-calls", "8", "-stall", "20s"}, io.Discard)
 	if err != nil {
@@ -86,7 +86,7 @@ func TestSuiteRunsEveryMeasure(t *testing.T) {
 	}
 	table := out.String()
 	for _, want := range []string{"spawn → tools/list answer", "peak RSS, 4 pipelined 4 MiB reads of 16 MiB", "list_directory 20 entries",
-		"MISSED (refused)", "# edit_file 8 MiB (one line): toolserver refused: too large to edit", "≥1.4x faster than go-sdk",
+		"not met (refused)", "# edit_file 8 MiB (one line): toolserver refused: too large to edit", "≥1.4x faster than go-sdk",
 		"# toolserver: " + os.Args[0]} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
@@ -106,7 +106,7 @@ func TestSuiteStopsOnAWrongRoot(t *testing.T) {
 }
 
 func TestParseSuiteConfig(t *testing.T) {
-	base := []string{"-suite", "issue14", "-server", "ts --root d"}
+	base := []string{"-suite", "peers", "-server", "ts --root d"}
 	cfg, err := parseConfig(append(base, "-root", "d", "-sdk", "sdk -root d"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestParseSuiteConfig(t *testing.T) {
 		append(base, "-root", "d", "-sdk", "x", "-only", "rtt"),
 		append(base, "-root", "d", "-sdk", "x", "-baseline", "y"),
 		append(base, "-root", "d", "-sdk", "x", "-write-n", "0"),
-		{"-suite", "issue99", "-server", "x", "-root", "d", "-sdk", "x"},
+		{"-suite", "nope", "-server", "x", "-root", "d", "-sdk", "x"},
 	} {
 		if _, err := parseConfig(bad, io.Discard); err == nil {
 			t.Errorf("%q accepted", bad)
@@ -198,7 +198,7 @@ func TestSuiteTexts(t *testing.T) {
 	}
 }
 
-// TestSuiteRowsJudgeTheGoals holds the table to the goals of issue 14 on
+// TestSuiteRowsJudgeTheGoals holds the table to its goals on
 // figures made up for it.
 func TestSuiteRowsJudgeTheGoals(t *testing.T) {
 	ms := func(m map[string]float64) map[string]Summary {
@@ -261,7 +261,7 @@ func TestSuiteRowsJudgeTheGoals(t *testing.T) {
 	if err := writeSuiteTable(&out, SuiteReport{Rows: rows, Options: Options{K: 16}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"0.80x", "4.00x", "≤0.8x go-sdk, ≤2.5x echo", "ok, MISSED", "0.60", "≤80MiB", "81.0MiB", "refused", "30.00ms floor"} {
+	for _, want := range []string{"0.80x", "4.00x", "≤0.8x go-sdk, ≤2.5x echo", "ok, not met", "0.60", "≤80MiB", "81.0MiB", "refused", "30.00ms floor"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

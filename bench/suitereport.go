@@ -10,7 +10,7 @@ import (
 )
 
 // SuiteRow is one measure of the suite: the figures of toolserver, the
-// go-sdk peer and the floor it is held to, and the goals of the issue.
+// go-sdk peer and the floor it is held to, and the goals it is judged by.
 type SuiteRow struct {
 	Measure string `json:"measure"`
 	Unit    string `json:"unit"` // "us", "calls/s" or "MiB"
@@ -26,7 +26,7 @@ type SuiteRow struct {
 	Note string `json:"note,omitempty"`
 }
 
-// SuiteCheck is one goal of the issue applied to a row. A goal that could
+// SuiteCheck is one goal applied to a row. A goal that could
 // not be judged because toolserver refused the call is not met.
 type SuiteCheck struct {
 	Goal string `json:"goal"` // as the table prints it, e.g. "≤0.8x go-sdk"
@@ -46,13 +46,13 @@ type SuiteReport struct {
 	Pinned  bool              `json:"pinned"`
 	Options Options           `json:"options"`
 	Rows    []SuiteRow        `json:"rows"`
-	// The figures behind the rows, times in ns: Figures for issue14, HTTP
+	// The figures behind the rows, times in ns: Figures for peers, HTTP
 	// for http.
 	Figures *SuiteFigures `json:"figures,omitempty"`
 	HTTP    *HTTPFigures  `json:"http,omitempty"`
 }
 
-// bound is a goal of the issue: toolserver's figure over against's at
+// bound is a goal: toolserver's figure over against's at
 // most (atMost) or at least limit, or, with no against, toolserver's
 // figure itself. text overrides the goal's printed form.
 type bound struct {
@@ -128,7 +128,7 @@ func medians(m map[string]Summary) map[string]float64 {
 	return out
 }
 
-// suiteRows turns the figures into the table, with the goals of issue 14.
+// suiteRows turns the figures into the table, with the goals of each measure.
 func suiteRows(f *SuiteFigures, o Options) []SuiteRow {
 	faster := 1 / 1.4
 	return []SuiteRow{
@@ -207,9 +207,9 @@ func checkCells(r SuiteRow) (goals, results string) {
 		case c.Met:
 			res = append(res, "ok")
 		case r.Refused != "":
-			res = append(res, "MISSED (refused)")
+			res = append(res, "not met (refused)")
 		default:
-			res = append(res, "MISSED")
+			res = append(res, "not met")
 		}
 	}
 	return strings.Join(g, ", "), strings.Join(res, ", ")
@@ -246,7 +246,7 @@ func figureCell(r SuiteRow, label string) string {
 
 // writeSuiteTable prints the suite's table and a line on the setup.
 func writeSuiteTable(w io.Writer, rep SuiteReport) error {
-	cells := [][]string{{"measure", labelServer, labelSDK, "floor", "÷ go-sdk", "÷ floor", "goal (issue 14)", "result"}}
+	cells := [][]string{{"measure", labelServer, labelSDK, "floor", "÷ go-sdk", "÷ floor", "goal", "result"}}
 	for _, r := range rep.Rows {
 		floor := "–"
 		if r.Floor != "" {

@@ -16,7 +16,7 @@
 // JSON-RPC message per POST, as toolserver's --http serves them. It stops
 // on SIGINT or SIGTERM, letting the requests in flight finish.
 //
-// It exists only for toolbench's suites (-suite issue14 on stdio, -suite
+// It exists only for toolbench's suites (-suite peers on stdio, -suite
 // http over HTTP). It is the one program of the bench module that links
 // the SDK (toolserver's module uses it in tests only, and no program of
 // it links the SDK); toolbench does not link it either, and runs this
