@@ -45,3 +45,44 @@ func TestLockGivesUpATenthOfWhatRemainsBeforeAShortDeadline(t *testing.T) {
 		})
 	}
 }
+
+func TestACancelledWaiterLeavesTheWaitersBeforeItInLine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tb := mustOpen(t, "")
+		unlock, err := tb.Lock(context.Background(), []Key{keyA})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := make(chan func(), 1)
+		go func() {
+			u, err := tb.Lock(context.Background(), []Key{keyA})
+			if err != nil {
+				t.Error(err)
+			}
+			first <- u
+		}()
+		synctest.Wait() // first is in line
+		ctx, cancel := context.WithCancel(context.Background())
+		second := make(chan error, 1)
+		go func() {
+			_, err := tb.Lock(ctx, []Key{keyA})
+			second <- err
+		}()
+		synctest.Wait() // second is in line behind first
+		cancel()
+		synctest.Wait()
+		if err := <-second; !errors.Is(err, context.Canceled) {
+			t.Fatalf("the cancelled waiter got %v, want context.Canceled", err)
+		}
+		select {
+		case u := <-first:
+			u()
+			t.Fatal("the first waiter took the key while its holder still had it")
+		default:
+		}
+		unlock()
+		synctest.Wait()
+		(<-first)()
+		empty(t, tb)
+	})
+}
