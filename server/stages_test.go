@@ -66,6 +66,9 @@ func TestEachStageOfACallIsLoggedWithItsIDAndTrace(t *testing.T) {
 			t.Errorf("two traces in one session: %v and %v", trace, l["trace"])
 		}
 	}
+	if s, _ := trace.(string); s == "" {
+		t.Errorf("the call lines carry no trace: %v", trace)
+	}
 	for _, key := range []string{"a1/parse", "a1/validate", "a1/execute", "a1/respond", "a2/parse", "a2/validate"} {
 		if stages[key] == nil {
 			t.Errorf("no %s line in %v", key, stages)
