@@ -87,3 +87,45 @@ func TestEachStageOfACallIsLoggedWithItsIDAndTrace(t *testing.T) {
 		t.Errorf("debug level should show the raw messages, saw %d", raw)
 	}
 }
+
+func TestTheValidateLineCarriesTheArgumentsOnlyWhenRefusedOrAtDebugLevel(t *testing.T) {
+	cases := []struct {
+		name     string
+		level    zerolog.Level
+		params   string
+		wantArgs bool
+	}{
+		{"accepted, at info level", zerolog.InfoLevel, `{"name":"point","arguments":{"x":1,"y":2}}`, false},
+		{"refused, at info level", zerolog.InfoLevel, `{"name":"point","arguments":{"x":"no"}}`, true},
+		{"accepted, at debug level", zerolog.DebugLevel, `{"name":"point","arguments":{"x":1,"y":2}}`, true},
+		{"without arguments, at debug level", zerolog.DebugLevel, `{"name":"point"}`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs syncBuffer
+			srv := New(Options{Logger: zerolog.New(&logs).Level(tc.level)})
+			_ = AddTool(srv, ToolSpec{Name: "point", Description: "d"}, func(ctx context.Context, call *Call, in pointArgs) (pointArgs, error) {
+				return in, nil
+			})
+			c := serve(t, srv)
+			c.initialize()
+			c.send(`{"jsonrpc":"2.0","id":"v","method":"tools/call","params":` + tc.params + `}`)
+			c.recv()
+			c.quiet()
+			var line map[string]any
+			for _, l := range logs.lines() {
+				if l["message"] == "call" && l["stage"] == "validate" {
+					line = l
+				}
+			}
+			if line == nil {
+				t.Fatalf("no validate line in %v", logs.lines())
+			}
+			_, args := line["args"]
+			_, prefix := line["args_prefix"]
+			if args != tc.wantArgs || prefix {
+				t.Fatalf("args logged %v, prefix logged %v, want args %v and no prefix: %v", args, prefix, tc.wantArgs, line)
+			}
+		})
+	}
+}
