@@ -90,15 +90,18 @@ func TestEachStageOfACallIsLoggedWithItsIDAndTrace(t *testing.T) {
 
 func TestTheValidateLineCarriesTheArgumentsOnlyWhenRefusedOrAtDebugLevel(t *testing.T) {
 	cases := []struct {
-		name     string
-		level    zerolog.Level
-		params   string
-		wantArgs bool
+		name                 string
+		level                zerolog.Level
+		params               string
+		wantArgs, wantPrefix bool
 	}{
-		{"accepted, at info level", zerolog.InfoLevel, `{"name":"point","arguments":{"x":1,"y":2}}`, false},
-		{"refused, at info level", zerolog.InfoLevel, `{"name":"point","arguments":{"x":"no"}}`, true},
-		{"accepted, at debug level", zerolog.DebugLevel, `{"name":"point","arguments":{"x":1,"y":2}}`, true},
-		{"without arguments, at debug level", zerolog.DebugLevel, `{"name":"point"}`, false},
+		{"accepted, at info level", zerolog.InfoLevel, `{"name":"point","arguments":{"x":1,"y":2}}`, false, false},
+		{"refused, at info level", zerolog.InfoLevel, `{"name":"point","arguments":{"x":"no"}}`, true, false},
+		{"accepted, at debug level", zerolog.DebugLevel, `{"name":"point","arguments":{"x":1,"y":2}}`, true, false},
+		{"without arguments, at debug level", zerolog.DebugLevel, `{"name":"point"}`, false, false},
+		// The arguments whole up to maxLogged bytes, a prefix beyond.
+		{"arguments of maxLogged bytes", zerolog.DebugLevel, `{"name":"point","arguments":` + argsOfBytes(maxLogged) + `}`, true, false},
+		{"arguments of a byte more", zerolog.DebugLevel, `{"name":"point","arguments":` + argsOfBytes(maxLogged+1) + `}`, false, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,9 +126,15 @@ func TestTheValidateLineCarriesTheArgumentsOnlyWhenRefusedOrAtDebugLevel(t *test
 			}
 			_, args := line["args"]
 			_, prefix := line["args_prefix"]
-			if args != tc.wantArgs || prefix {
-				t.Fatalf("args logged %v, prefix logged %v, want args %v and no prefix: %v", args, prefix, tc.wantArgs, line)
+			if args != tc.wantArgs || prefix != tc.wantPrefix {
+				t.Fatalf("args logged %v, prefix logged %v, want %v and %v: %v", args, prefix, tc.wantArgs, tc.wantPrefix, line)
 			}
 		})
 	}
+}
+
+// argsOfBytes returns the arguments of a point call as JSON of n bytes.
+func argsOfBytes(n int) string {
+	const head, tail = `{"x":1,"y":2,"tag":"`, `"}`
+	return head + strings.Repeat("a", n-len(head)-len(tail)) + tail
 }
