@@ -225,3 +225,25 @@ func TestAppendFileReadsOnlyTheStartOfTheFile(t *testing.T) {
 		t.Errorf("the file does not end with the text appended: %q", got[len(got)-20:])
 	}
 }
+
+func TestAppendFileWithoutAnExpectedVersionReadsTheFileOnceForItsVersion(t *testing.T) {
+	// A file whose version holds its content: the version before the
+	// append is not asked for, so only the start is read before, and the
+	// file whole once after, for the version the result gives.
+	var read atomic.Int64
+	mem := newMemFs()
+	content := strings.Repeat(bigLines(100), 50) // 40 KB
+	if err := afero.WriteFile(mem, "log.txt", []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if len(content) <= sniffLen || len(content)+5 > versionContentMax {
+		t.Fatalf("the file of %d bytes must be longer than the start read and have its content in its version", len(content))
+	}
+	e := newEnv(t, "counting", countingFs{mem, &read}, "", security.Limits{})
+	var r AppendFileResult
+	structured(t, e.ok(t, "append_file", `{"path":"log.txt","content":"last\n"}`), &r)
+	if n, most := read.Load(), int64(sniffLen)+r.Size; n > most || r.Version == "" {
+		t.Errorf("an append without expected_version to a %d-byte file read %d bytes of it, more than its start and the new file once (%d); version %q",
+			len(content), n, most, r.Version)
+	}
+}
