@@ -247,3 +247,15 @@ func TestAppendFileWithoutAnExpectedVersionReadsTheFileOnceForItsVersion(t *test
 			len(content), n, most, r.Version)
 	}
 }
+
+func TestAppendFileDryRunWithAnExpectedVersionCountsTheFileItAddsTo(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		e.write(t, "log.txt", "one\n")
+		v := e.versionOfFile(t, "log.txt")
+		var r AppendFileResult
+		structured(t, e.ok(t, "append_file", args(t, map[string]any{"path": "log.txt", "content": "two\n", "expected_version": v, "dry_run": true})), &r)
+		if r.Size != 8 || r.Bytes != 4 {
+			t.Errorf("a dry run of 4 bytes onto 4 gave size %d, bytes %d", r.Size, r.Bytes)
+		}
+	})
+}
