@@ -259,3 +259,37 @@ func TestAppendFileDryRunWithAnExpectedVersionCountsTheFileItAddsTo(t *testing.T
 		}
 	})
 }
+
+// eioFs is a file system whose files cannot be read: every read of a
+// file opened to read fails with EIO, as a failing disk's does.
+type eioFs struct{ afero.Fs }
+
+func (e eioFs) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
+	f, err := e.Fs.OpenFile(name, flag, perm)
+	if err != nil || flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		return f, err
+	}
+	return eioFile{f}, nil
+}
+
+type eioFile struct{ afero.File }
+
+func (f eioFile) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: f.Name(), Err: syscall.EIO}
+}
+
+func (f eioFile) ReadAt([]byte, int64) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: f.Name(), Err: syscall.EIO}
+}
+
+func TestAppendFileToAFileThatCannotBeReadWritesNothing(t *testing.T) {
+	mem := newMemFs()
+	e := newEnv(t, "eio", eioFs{mem}, "", security.Limits{})
+	if err := afero.WriteFile(mem, "log.txt", []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.fail(t, "append_file", `{"path":"log.txt","content":"two\n"}`)
+	if b, _ := afero.ReadFile(mem, "log.txt"); string(b) != "one\n" {
+		t.Errorf("log.txt holds %q after an append whose start could not be read", b)
+	}
+}
