@@ -147,7 +147,9 @@ func TestEditFileReservesThreeTimesTheFile(t *testing.T) {
 			if err := afero.WriteFile(mem, "f.txt", []byte("old\n"+strings.Repeat("x", fileSize-4)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			go func() { _, _ = srv.CallTool(context.Background(), "hog", []byte(fmt.Sprintf(`{"bytes":%d}`, tc.others))) }()
+			go func() {
+				_, _ = srv.CallTool(context.Background(), "hog", []byte(fmt.Sprintf(`{"bytes":%d}`, tc.others)))
+			}()
 			<-holding
 			defer func() { release <- struct{}{} }()
 			// A wait is cut short by cancellation; one that is not
