@@ -65,6 +65,43 @@ func TestListCursorBySizeWithoutSizes(t *testing.T) {
 	})
 }
 
+// TestListBySizePagesEveryEmptyFile: a listing by size with many empty
+// files lists each of them once, page after page, by cursor and by
+// offset, with sizes shown or not. A cursor made at an empty file carries
+// the size 0, which must read back as 0, not as the -1 of a directory
+// (the entries of size 0 after it would then all sort before it, and be
+// skipped).
+func TestListBySizePagesEveryEmptyFile(t *testing.T) {
+	bothFS(t, security.Limits{MaxListEntries: 2}, func(t *testing.T, e *env) {
+		want := []string{"big", "mid"}
+		e.write(t, "d/big", "xxx")
+		e.write(t, "d/mid", "xx")
+		for i := range 12 {
+			name := fmt.Sprintf("e%02d", i)
+			e.write(t, "d/"+name, "")
+			want = append(want, name)
+		}
+		e.mkdir(t, "d/sub")
+		want = append(want, "sub")
+		if got := pageAll(t, e, "d", "size"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("paged by cursor %v, want %v", got, want)
+		}
+		for _, sizes := range []bool{false, true} {
+			var got []string
+			for offset := 0; offset < len(want)+2; offset += 2 {
+				var res ListDirectoryResult
+				structured(t, e.ok(t, "list_directory", fmt.Sprintf(`{"path":"d","sort":"size","sizes":%v,"offset":%d}`, sizes, offset)), &res)
+				for _, en := range res.Entries {
+					got = append(got, en.Name)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("sizes %v: paged by offset %v, want %v", sizes, got, want)
+			}
+		}
+	})
+}
+
 // TestReviewListCursorPagesEveryEntryOnce: paging by modification time
 // returns every entry once, also when some were modified outside the
 // years a count of nanoseconds since 1970 can hold (before 1678, after
