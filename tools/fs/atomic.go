@@ -22,6 +22,31 @@ type unnamedCreator interface {
 	CreateUnnamed(dir string, perm fs.FileMode) (*security.UnnamedFile, error)
 }
 
+// unnamedFile is a file without a name until Link puts it in its
+// directory: *security.UnnamedFile.
+type unnamedFile interface {
+	afero.File
+	Chmod(mode fs.FileMode) error
+	Link(tmp, name string) error
+	SyncDir() error
+}
+
+// unnamedOf returns the CreateUnnamed of fsys, the file system below a
+// sandbox's guard, or nil if it has none.
+func unnamedOf(fsys afero.Fs) func(dir string, perm fs.FileMode) (unnamedFile, error) {
+	uc, ok := fsys.(unnamedCreator)
+	if !ok {
+		return nil
+	}
+	return func(dir string, perm fs.FileMode) (unnamedFile, error) {
+		u, err := uc.CreateUnnamed(dir, perm)
+		if err != nil {
+			return nil, err // not a nil *UnnamedFile in an interface
+		}
+		return u, nil
+	}
+}
+
 // fillFunc writes the content of a new file into f and returns how many
 // bytes it wrote.
 type fillFunc func(f afero.File) (int64, error)
@@ -89,13 +114,13 @@ func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode,
 		// (moveAcross).
 		t.sweepBeforeWrite(ctx, dir)
 	}
-	if uc, ok := unwrapFs(t.sb.Fs()).(unnamedCreator); ok {
+	if t.createUnnamed != nil {
 		// The unnamed file is linked into place below the sandbox's guard
 		// of new names, so the rule for a new name is applied here.
 		if err := t.sb.CheckNewName(pathArg(rel)); err != nil {
 			return 0, err
 		}
-		if u, err := uc.CreateUnnamed(dir, perm); err == nil {
+		if u, err := t.createUnnamed(dir, perm); err == nil {
 			return t.writeUnnamed(ctx, rel, u, perm, sync, fill)
 		}
 		// Unsupported here, or failing: the named way below says why.
@@ -140,7 +165,7 @@ func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode,
 }
 
 // writeUnnamed is writeAtomic with the unnamed file u in rel's directory.
-func (t *toolset) writeUnnamed(ctx context.Context, rel string, u *security.UnnamedFile, perm fs.FileMode, sync dirSync, fill fillFunc) (int64, error) {
+func (t *toolset) writeUnnamed(ctx context.Context, rel string, u unnamedFile, perm fs.FileMode, sync dirSync, fill fillFunc) (int64, error) {
 	n, err := fill(u)
 	if err == nil {
 		err = u.Sync()
