@@ -101,17 +101,6 @@ func BenchmarkGrepIgnored(b *testing.B) {
 	b.Run("include_ignored", func(b *testing.B) { benchCall(b, e, "grep", `{"query":"return 4242","include_ignored":true}`) })
 }
 
-func BenchmarkGlobMatch(b *testing.B) {
-	g, err := newPathGlob("src/**/*_{test,bench}.go")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		g.match("src/internal/pkg/thing/file_test.go")
-	}
-}
-
 func BenchmarkUnifiedDiff(b *testing.B) {
 	old := strings.Repeat(bigLines(100), 100)
 	new := strings.Replace(old, "line 50\n", "line fifty\n", 7)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/stdiotools/toolserver/internal/glob"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -162,7 +163,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	if err != nil {
 		return GrepResult{}, err
 	}
-	var only *glob
+	var only *glob.Glob
 	if in.Glob != "" {
 		if only, err = newPathGlob(in.Glob); err != nil {
 			return GrepResult{}, fail(msgArgPrefix, lit("glob"), cause{err})
@@ -199,7 +200,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 				g.skipped.add(p, err)
 				return nil
 			}
-			if !d.Type().IsRegular() || only != nil && !only.match(sub) {
+			if !d.Type().IsRegular() || only != nil && !only.Match(sub) {
 				return nil
 			}
 			if err := g.file(ctx, p); err != nil {

@@ -114,7 +114,7 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 		if skip, err := skipExcluded(exclude, sub, d); skip {
 			return err
 		}
-		if g.match(sub) {
+		if g.Match(sub) {
 			res.Total++
 			if d.IsDir() {
 				p += "/"
