@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/internal/atomicfile"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -144,23 +145,23 @@ func TestWhatIsRenamedMadeOrDeletedHasItsDirectorySynced(t *testing.T) {
 // unnamedRecorder is an unnamed file that logs its links, the syncs of
 // its directory and its closing.
 type unnamedRecorder struct {
-	unnamedFile
+	atomicfile.Unnamed
 	log *syncLog
 }
 
 func (u unnamedRecorder) Link(tmp, name string) error {
 	u.log.add("link " + name)
-	return u.unnamedFile.Link(tmp, name)
+	return u.Unnamed.Link(tmp, name)
 }
 
 func (u unnamedRecorder) SyncDir() error {
 	u.log.add("syncdir")
-	return u.unnamedFile.SyncDir()
+	return u.Unnamed.SyncDir()
 }
 
 func (u unnamedRecorder) Close() error {
 	u.log.add("close")
-	return u.unnamedFile.Close()
+	return u.Unnamed.Close()
 }
 
 // TestAWriteWithoutANameSyncsItsDirectoryAfterTheLink: on a real file
@@ -189,7 +190,7 @@ func TestAWriteWithoutANameSyncsItsDirectoryAfterTheLink(t *testing.T) {
 					if create == nil {
 						t.Fatal("the real file system has no CreateUnnamed")
 					}
-					ts.createUnnamed = func(dir string, perm fs.FileMode) (unnamedFile, error) {
+					ts.createUnnamed = func(dir string, perm fs.FileMode) (atomicfile.Unnamed, error) {
 						u, err := create(dir, perm)
 						if errors.Is(err, errors.ErrUnsupported) {
 							t.Skip("no O_TMPFILE here")

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/stdiotools/toolserver/internal/atomicfile"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -21,7 +22,7 @@ type toolset struct {
 	// createUnnamed creates a file without a name in a directory, for
 	// atomic writes, where the file system can (unnamedOf); nil where it
 	// cannot (tests wrap it).
-	createUnnamed func(dir string, perm fs.FileMode) (unnamedFile, error)
+	createUnnamed func(dir string, perm fs.FileMode) (atomicfile.Unnamed, error)
 	// now is the clock that tells stale temporary files; time.Now.
 	now func() time.Time
 	// sweep is set when the tools may remove stale temporary files
