@@ -3,7 +3,6 @@ package fs
 import (
 	"context"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -131,19 +130,6 @@ func (t *toolset) explainWrite(rel string, err error) error {
 		err = pe.Err
 	}
 	return t.sb.Explain("write", rel, err)
-}
-
-// ctxReader is a reader that stops with ctx's error once ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // syncDir commits the entries of the directory rel to stable storage

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/internal/sparsecopy"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -137,7 +138,7 @@ func (t *toolset) planCopyFile(ctx context.Context, src, dst string, in CopyFile
 	case srcInfo.Mode().IsRegular():
 		res.Type, res.Files, res.Bytes = typeFile, 1, srcInfo.Size()
 		plan.files = []planEntry{{sub: "", mode: srcInfo.Mode().Perm(), size: srcInfo.Size(), info: srcInfo}}
-		plan.bytes, plan.alloc = srcInfo.Size(), allocated(srcInfo)
+		plan.bytes, plan.alloc = srcInfo.Size(), sparsecopy.Allocated(srcInfo)
 		if err := t.checkCap(lit(quote(src)), plan.bytes, say(msgNothingCopied)); err != nil {
 			return copyFilePlan{}, message{}, err
 		}
@@ -206,7 +207,7 @@ func (t *toolset) planCopy(ctx context.Context, tool, src string, srcInfo fs.Fil
 			e.size = info.Size()
 			plan.files = append(plan.files, e)
 			plan.bytes += info.Size()
-			plan.alloc += allocated(info)
+			plan.alloc += sparsecopy.Allocated(info)
 			if plan.bytes > maxBytes {
 				return fail(msgTreeTooBig, lit(quote(src)), size(maxBytes), verb)
 			}
@@ -373,4 +374,17 @@ func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode
 		return nil, fail(msgCopySourceChanged, lit(quote(src)), lit(quote(dst)))
 	}
 	return fi, err
+}
+
+// errChanged is the failure of a copy whose source changed under it.
+var errChanged = fail(msgSourceChanged)
+
+// copyData copies the first size bytes of src into the empty file dst,
+// keeping holes (sparsecopy.Copy); a source that shrank is errChanged.
+func copyData(ctx context.Context, dst, src afero.File, size int64) (int64, error) {
+	n, err := sparsecopy.Copy(ctx, dst, src, size)
+	if errors.Is(err, sparsecopy.ErrShrank) {
+		err = errChanged
+	}
+	return n, err
 }
