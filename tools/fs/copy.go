@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/afero"
 	"github.com/stdiotools/toolserver/internal/sparsecopy"
+	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -231,9 +232,9 @@ func (t *toolset) planCopy(ctx context.Context, tool, src string, srcInfo fs.Fil
 // src, for the reason err.
 func walkRefusal(tool string, verb message, src, p string, err error) error {
 	switch {
-	case errors.Is(err, errTooDeep):
-		return fail(msgTreeTooDeep, lit(quote(p)), num(maxWalkDepth), lit(quote(src)), lit(tool), verb)
-	case errors.Is(err, errTooManyDirs), errors.Is(err, errWalkBudget):
+	case errors.Is(err, walk.ErrTooDeep):
+		return fail(msgTreeTooDeep, lit(quote(p)), num(walk.MaxDepth), lit(quote(src)), lit(tool), verb)
+	case errors.Is(err, walk.ErrTooManyDirs), errors.Is(err, walk.ErrBudget):
 		return fail(msgTreeTooManyDirs, lit(quote(src)), lit(tool), verb, verb)
 	}
 	return err

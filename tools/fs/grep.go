@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stdiotools/toolserver/internal/glob"
+	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -191,7 +192,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	} else {
 		ig = t.newIgnorer(in.IncludeIgnored)
 		err = t.walkIgnoring(ctx, rel, ig, func(p, sub string, d fs.DirEntry, err error) error {
-			if err == errWalkBudget {
+			if err == walk.ErrBudget {
 				res.StoppedAt = p
 				g.stopped = say(msgGrepStoppedVisit, num(t.lim.MaxWalkEntries), lit(quote(p)))
 				return nil

@@ -131,6 +131,18 @@ func (ig *ignorer) enter(ctx context.Context, parent *gitignore.Rules, dir strin
 	return parent.With(dir, patterns), cost
 }
 
+// Enter is enter for a depth-first walk (walk.Filter): the rules in force
+// in dir, and what releases their cost once the walk leaves it.
+func (ig *ignorer) Enter(ctx context.Context, parent *gitignore.Rules, dir string) (*gitignore.Rules, func()) {
+	rules, cost := ig.enter(ctx, parent, dir)
+	return rules, func() { ig.release(cost) }
+}
+
+// Skip is skip for a walk (walk.Filter).
+func (ig *ignorer) Skip(rules *gitignore.Rules, p string, d fs.DirEntry) bool {
+	return ig.skip(rules, p, d)
+}
+
 // release takes what a directory's ignore files cost off those in force.
 func (ig *ignorer) release(c ignoreCost) {
 	if ig != nil {

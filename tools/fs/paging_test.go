@@ -1,14 +1,7 @@
 package fs
 
 import (
-	"context"
-	"io/fs"
-	"os"
-	"path"
-	"syscall"
-
 	"fmt"
-	"github.com/spf13/afero"
 	"regexp"
 	"testing"
 	"time"
@@ -135,72 +128,6 @@ func TestListCursorPagesEveryEntryOnce(t *testing.T) {
 			}
 		}
 	})
-}
-
-// failingDirFs is a MemMapFs on which reading the directory bad gives
-// its entries, then fails.
-type failingDirFs struct {
-	afero.Fs
-	bad string
-}
-
-func (f failingDirFs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	file, err := f.Fs.OpenFile(name, flag, perm)
-	if err == nil && path.Clean(name) == f.bad {
-		return &failingDir{File: file}, nil
-	}
-	return file, err
-}
-
-func (f failingDirFs) Open(name string) (afero.File, error) { return f.OpenFile(name, os.O_RDONLY, 0) }
-
-type failingDir struct {
-	afero.File
-	done bool
-}
-
-func (d *failingDir) Readdir(n int) ([]os.FileInfo, error) {
-	if d.done {
-		return nil, syscall.EIO
-	}
-	d.done = true
-	infos, err := d.File.Readdir(-1)
-	if err != nil {
-		return nil, err
-	}
-	return infos, nil
-}
-
-// TestReviewWalkPendingAfterAFailedRead: a directory whose read fails
-// after it gave subdirectories is reported once, and the subdirectories
-// it gave, which are not entered, no longer count as waiting: the count
-// of waiting directories, which bounds the walk, kept them for the rest
-// of the walk.
-func TestWalkPendingAfterAFailedRead(t *testing.T) {
-	mem := afero.NewMemMapFs()
-	for _, d := range []string{"top/bad/d1", "top/bad/d2", "top/ok/d3"} {
-		if err := mem.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sb := security.NewSandbox(failingDirFs{Fs: mem, bad: "top/bad"}, security.SandboxOptions{})
-	ts := &toolset{sb: sb, lim: sb.Limits()}
-	var errs []string
-	w := &walker{t: ts, ctx: context.Background(), fn: func(p, sub string, d fs.DirEntry, err error) error {
-		if err != nil {
-			errs = append(errs, p)
-		}
-		return nil
-	}}
-	if err := w.dir("top", "", nil, 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	if len(errs) != 1 || errs[0] != "top/bad" {
-		t.Errorf("errors reported for %v, want once for top/bad", errs)
-	}
-	if w.pending != 0 {
-		t.Errorf("after the walk %d directories still count as waiting", w.pending)
-	}
 }
 
 // TestReviewDryRunsApplyTheRuleForNewNames: a dry run says what the call

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stdiotools/toolserver/internal/topk"
+	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -101,7 +102,7 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	var skipped skipList
 	ig := t.newIgnorer(in.IncludeIgnored)
 	err = t.walkIgnoring(ctx, rel, ig, func(p, sub string, d fs.DirEntry, err error) error {
-		if err == errWalkBudget {
+		if err == walk.ErrBudget {
 			res.StoppedAt = p
 			return nil
 		}
