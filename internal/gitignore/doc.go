@@ -26,10 +26,15 @@
 // matches "ab" and "a/x/b").
 //
 // Matching is byte for byte and case-sensitive (git's core.ignoreCase
-// unset). The package reads no files: [Parse] takes an ignore file's
-// content, and the caller decides which files apply where, and that a path
-// below an ignored directory is ignored too (git never looks inside one,
-// so no pattern can bring back what it holds).
+// unset). [Parse] takes an ignore file's content. A [Stack] follows a walk
+// and decides which files apply where, as git does: .git/info/exclude at
+// the top of a repository (a directory holding .git, where the rules above
+// stop), then each directory's .gitignore and .ignore, within [Bounds] on
+// what one walk reads and holds. It reads them through the caller's
+// [Source], so that the caller's sandbox decides what may be read. That a
+// path below an ignored directory is ignored too is for the walk: it does
+// not enter one (git never looks inside one, so no pattern can bring back
+// what it holds).
 //
 // A pattern is compiled once, when parsed, and a match neither recurses
 // nor backtracks: it takes at most about P×N component comparisons for a
