@@ -95,7 +95,7 @@ func TestCopyFileKeepsTheHolesOfSparseFiles(t *testing.T) {
 // whose last bytes are a hole is as long as the file. A copy of the data
 // regions alone, at their offsets, ends where the last data ends; only
 // extending the copy to the source's size (the Truncate at the end of
-// copyRegions) writes the hole at the end.
+// sparsecopy.Copy) writes the hole at the end.
 func TestCopyFileOfASparseFileEndingInAHoleKeepsItsSize(t *testing.T) {
 	const size = 8 << 20
 	block := strings.Repeat("data", 1024)
