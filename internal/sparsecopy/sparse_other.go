@@ -1,6 +1,6 @@
 //go:build !linux
 
-package fs
+package sparsecopy
 
 import "io/fs"
 
@@ -14,6 +14,6 @@ const (
 // write holes out as zeros.
 const canSeekHoles = false
 
-// allocated returns the bytes of disk the file fi describes occupies:
+// Allocated returns the bytes of disk the file fi describes occupies:
 // here its size.
-func allocated(fi fs.FileInfo) int64 { return fi.Size() }
+func Allocated(fi fs.FileInfo) int64 { return fi.Size() }

@@ -1,11 +1,11 @@
-package fs
+package topk
 
 import (
 	"slices"
 	"unsafe"
 )
 
-// topK keeps the k smallest of the items it is given one at a time, in
+// TopK keeps the k smallest of the items it is given one at a time, in
 // memory proportional to k rather than to how many it is given: a
 // listing's page of a folder of any size.
 //
@@ -15,30 +15,30 @@ import (
 // below the largest kept is refused at once, with one comparison. (A
 // heap kept in order at every item cost several comparisons and swaps an
 // item, and a sort at the end all the same.)
-type topK[T any] struct {
+type TopK[T any] struct {
 	k     int
 	cmp   func(a, b T) int
 	items []T
 	full  bool // items has been cut to k: items[k-1] bounds what is kept
 
-	// sort, if set, sorts items in the order of cmp, faster than
-	// slices.SortFunc with it (as sortByName does).
-	sort func([]T)
+	// Sort, if set, sorts items in the order of cmp, faster than
+	// slices.SortFunc with it (as namesort.Sort does by name).
+	Sort func([]T)
 
-	// weigh, if set, gives the bytes an item points to, which bytes
+	// Weigh, if set, gives the bytes an item points to, which Bytes
 	// counts for the items kept.
-	weigh func(T) int
+	Weigh func(T) int
 	held  int64
 }
 
-// newTopK returns a topK that keeps the k smallest items by cmp, which
+// New returns a TopK that keeps the k smallest items by cmp, which
 // orders them totally: two items compare equal only if they are the same.
-func newTopK[T any](k int, cmp func(a, b T) int) *topK[T] {
-	return &topK[T]{k: k, cmp: cmp}
+func New[T any](k int, cmp func(a, b T) int) *TopK[T] {
+	return &TopK[T]{k: k, cmp: cmp}
 }
 
-// add offers x.
-func (h *topK[T]) add(x T) {
+// Add offers x.
+func (h *TopK[T]) Add(x T) {
 	if h.k <= 0 || h.full && h.cmp(x, h.items[h.k-1]) >= 0 {
 		return
 	}
@@ -48,8 +48,8 @@ func (h *topK[T]) add(x T) {
 		h.items = slices.Grow(h.items, min(max(cap(h.items), 64), h.k))
 	}
 	h.items = append(h.items, x)
-	if h.weigh != nil {
-		h.held += int64(h.weigh(x))
+	if h.Weigh != nil {
+		h.held += int64(h.Weigh(x))
 	}
 	if len(h.items)-h.k >= h.k { // 2k, without overflow
 		h.cut()
@@ -57,16 +57,16 @@ func (h *topK[T]) add(x T) {
 }
 
 // cut sorts the items and keeps the k smallest.
-func (h *topK[T]) cut() {
-	if h.sort != nil {
-		h.sort(h.items)
+func (h *TopK[T]) cut() {
+	if h.Sort != nil {
+		h.Sort(h.items)
 	} else {
 		slices.SortFunc(h.items, h.cmp)
 	}
 	if len(h.items) > h.k {
-		if h.weigh != nil {
+		if h.Weigh != nil {
 			for _, x := range h.items[h.k:] {
-				h.held -= int64(h.weigh(x))
+				h.held -= int64(h.Weigh(x))
 			}
 		}
 		clear(h.items[h.k:]) // let go of what they point to
@@ -75,16 +75,16 @@ func (h *topK[T]) cut() {
 	}
 }
 
-// sorted returns the items kept, smallest first. The topK takes no more
+// Sorted returns the items kept, smallest first. The TopK takes no more
 // items after it.
-func (h *topK[T]) sorted() []T {
+func (h *TopK[T]) Sorted() []T {
 	h.cut()
 	return h.items
 }
 
-// bytes returns about how much memory the topK holds: its items and, with
-// weigh, what they point to.
-func (h *topK[T]) bytes() int64 {
+// Bytes returns about how much memory the TopK holds: its items and, with
+// Weigh, what they point to.
+func (h *TopK[T]) Bytes() int64 {
 	var zero T
 	return int64(cap(h.items))*int64(unsafe.Sizeof(zero)) + h.held
 }

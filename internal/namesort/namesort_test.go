@@ -1,4 +1,4 @@
-package fs
+package namesort
 
 import (
 	"fmt"
@@ -9,17 +9,27 @@ import (
 	"testing"
 )
 
-// checkSortByName fails the test unless sortByName orders names as
+// entry is an item with a name and other fields, as a listing's entry:
+// four pointers, 48 bytes.
+type entry struct {
+	Name, Type string
+	Size       *int64
+	Modified   *int64
+}
+
+func entryName(e *entry) string { return e.Name }
+
+// checkSortByName fails the test unless Sort orders names as
 // slices.SortFunc with strings.Compare does, keeping each name's entry.
 func checkSortByName(t *testing.T, names []string) {
 	t.Helper()
-	entries := make([]ListEntry, len(names))
+	entries := make([]entry, len(names))
 	for i, n := range names {
-		entries[i] = ListEntry{Name: n, Type: strconv.Itoa(i)} // the type says where it came from
+		entries[i] = entry{Name: n, Type: strconv.Itoa(i)} // the type says where it came from
 	}
 	want := slices.Clone(entries)
-	slices.SortStableFunc(want, func(a, b ListEntry) int { return strings.Compare(a.Name, b.Name) })
-	sortByName(entries)
+	slices.SortStableFunc(want, func(a, b entry) int { return strings.Compare(a.Name, b.Name) })
+	Sort(entries, entryName)
 	for i := range want {
 		if entries[i].Name != want[i].Name {
 			t.Fatalf("place %d holds %q, want %q", i, entries[i].Name, want[i].Name)
@@ -71,5 +81,39 @@ func FuzzSortByName(f *testing.F) {
 	f.Add(strings.Repeat("zz y x w v u t s r q p o n m l k j i h g f e d c b a ", 3), byte(' '))
 	f.Fuzz(func(t *testing.T, s string, sep byte) {
 		checkSortByName(t, strings.Split(s, string(sep)))
+	})
+}
+
+func TestStringsSortsAsSlicesSort(t *testing.T) {
+	names := []string{"b", "", "a\xff", "a", "ab", "B", "a"}
+	want := slices.Sorted(slices.Values(names))
+	Strings(names)
+	if !slices.Equal(names, want) {
+		t.Errorf("Strings gave %q, want %q", names, want)
+	}
+}
+
+// BenchmarkSortAThousandEntries sorts 1,000 entries of 48 bytes by name,
+// with Sort and with slices.SortFunc.
+func BenchmarkSortAThousandEntries(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	entries := make([]entry, 1000)
+	for i := range entries {
+		entries[i] = entry{Name: fmt.Sprintf("file-%06d.txt", r.IntN(1_000_000))}
+	}
+	work := make([]entry, len(entries))
+	b.Run("namesort", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(work, entries)
+			Sort(work, entryName)
+		}
+	})
+	b.Run("slices.SortFunc", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(work, entries)
+			slices.SortFunc(work, func(a, b entry) int { return strings.Compare(a.Name, b.Name) })
+		}
 	})
 }

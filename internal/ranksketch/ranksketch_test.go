@@ -1,4 +1,4 @@
-package fs
+package ranksketch
 
 import (
 	"cmp"
@@ -16,9 +16,9 @@ func TestRankSketchBracketsEveryRank(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, b := range []int{2, 3, 8, 64} {
 		for _, n := range []int{0, 1, b - 1, b, 2*b + 1, 37 * b, 1000 * b} {
-			s := newRankSketch(b, cmp.Compare[int])
+			s := New(b, cmp.Compare[int])
 			for _, x := range r.Perm(n) {
-				s.add(x)
+				s.Add(x)
 			}
 			if errs := float64(s.over + s.under); n > b && errs > float64(n)*math.Log2(float64(n)/float64(b))/float64(2*b) {
 				t.Errorf("b=%d n=%d: errors %d and %d, past n·log2(n/b)/(2b)", b, n, s.over, s.under)
@@ -28,7 +28,7 @@ func TestRankSketchBracketsEveryRank(t *testing.T) {
 				from := int64(r.IntN(n + 3))
 				to := from + int64(r.IntN(2*b+1))
 				// The items are 0 to n-1: x has x+1 items at or before it.
-				lo, hi, hasLo, hasHi, most := s.bracket(from, to)
+				lo, hi, hasLo, hasHi, most := s.Bracket(from, to)
 				loRank, hiRank := int64(0), int64(n)
 				if hasLo {
 					loRank = int64(lo) + 1
@@ -52,9 +52,9 @@ func TestRankSketchBracketsEveryRank(t *testing.T) {
 // more, whatever the order of the items.
 func TestRankSketchHoldsLogarithmicMemory(t *testing.T) {
 	const n, b = 1_000_000, 1000
-	s := newRankSketch(b, cmp.Compare[int])
+	s := New(b, cmp.Compare[int])
 	for _, x := range rand.New(rand.NewPCG(3, 4)).Perm(n) {
-		s.add(x)
+		s.Add(x)
 	}
 	if levels := int(math.Ceil(math.Log2(n / b))); s.buffers > levels+3 {
 		t.Errorf("%d buffers of %d for %d items, want at most %d", s.buffers, b, n, levels+3)

@@ -1,38 +1,21 @@
-package fs
+package ranksketch
 
 import (
 	"slices"
 	"unsafe"
 )
 
-// rankSketch summarizes a stream of items, given one at a time, in
-// memory that does not grow with the stream's length but with its
-// logarithm, so that afterwards, for any rank r, it names an item that is
-// surely at or before rank r and one surely at or after it, with the
-// number of items between them bounded. A listing at a large offset finds
-// with it, in one pass over a folder, two entries that bracket its page,
-// and in a second pass keeps only the entries between them (see
-// listDirectory).
-//
-// It is the deterministic sketch of Manku, Rajagopalan and Lindsay
-// (1998): items fill a buffer of b; a full buffer is sorted, and two
-// sorted buffers of the same weight are merged and every other item kept,
-// giving one buffer of twice the weight, as a binary counter carries. A
-// merge of buffers of weight w moves the count of items at or before any
-// given item by at most w, one way or the other depending on whether the
-// items kept are the first, third, ... or the second, fourth, ...; the
-// sketch alternates and adds up both ways separately, so its bounds are
-// exact, not probabilistic. With n items it holds about b·log2(n/b)
-// items and its counts are off by at most about n·log2(n/b)/(2b) each way.
-//
-// (The quantile sketches of libraries, KLL or t-digest, are randomized or
-// approximate: they would bracket the page only probably, and a listing
-// would need a pass more whenever they missed.)
-type rankSketch[T any] struct {
-	b     int
-	cmp   func(a, b T) int
-	sort  func([]T) // if set, sorts in the order of cmp, faster than slices.SortFunc
-	weigh func(T) int
+// Sketch is a deterministic rank sketch of a stream of items (see the
+// package doc).
+type Sketch[T any] struct {
+	b   int
+	cmp func(a, b T) int
+	// Sort, if set, sorts items in the order of cmp, faster than
+	// slices.SortFunc with it.
+	Sort func([]T)
+	// Weigh, if set, gives the bytes an item points to, which Bytes
+	// counts for the items kept.
+	Weigh func(T) int
 
 	in     []T   // the latest items, unsorted, of weight 1
 	full   [][]T // full[h] is nil or b sorted items, each standing for 2^h items
@@ -49,21 +32,24 @@ type rankSketch[T any] struct {
 	held        int64 // what the items kept point to, by weigh
 }
 
-// newRankSketch returns a sketch of buffers of b items, b at least 2,
-// ordered by cmp, which orders them totally.
-func newRankSketch[T any](b int, cmp func(a, b T) int) *rankSketch[T] {
-	return &rankSketch[T]{b: b, cmp: cmp}
+// New returns a sketch of buffers of b items, b at least 2, ordered by
+// cmp, which orders them totally.
+func New[T any](b int, cmp func(a, b T) int) *Sketch[T] {
+	return &Sketch[T]{b: b, cmp: cmp}
 }
 
-// add gives the sketch x.
-func (s *rankSketch[T]) add(x T) {
+// Count returns how many items the sketch was given.
+func (s *Sketch[T]) Count() int64 { return s.n }
+
+// Add gives the sketch x.
+func (s *Sketch[T]) Add(x T) {
 	if s.in == nil {
 		s.in = s.buffer()
 	}
 	s.in = append(s.in, x)
 	s.n++
-	if s.weigh != nil {
-		s.held += int64(s.weigh(x))
+	if s.Weigh != nil {
+		s.held += int64(s.Weigh(x))
 	}
 	if len(s.in) < s.b {
 		return
@@ -86,7 +72,7 @@ func (s *rankSketch[T]) add(x T) {
 
 // merge merges two sorted buffers of items of weight w, keeps every other
 // item in a, gives back c, and returns a.
-func (s *rankSketch[T]) merge(a, c []T, w int64) []T {
+func (s *Sketch[T]) merge(a, c []T, w int64) []T {
 	if s.merged == nil {
 		s.merged = make([]T, 0, 2*s.b)
 	}
@@ -114,8 +100,8 @@ func (s *rankSketch[T]) merge(a, c []T, w int64) []T {
 	for k := range m {
 		if k%2 == first {
 			a = append(a, m[k])
-		} else if s.weigh != nil {
-			s.held -= int64(s.weigh(m[k]))
+		} else if s.Weigh != nil {
+			s.held -= int64(s.Weigh(m[k]))
 		}
 	}
 	clear(m) // let go of what the items point to
@@ -125,7 +111,7 @@ func (s *rankSketch[T]) merge(a, c []T, w int64) []T {
 }
 
 // buffer returns an empty buffer of capacity b.
-func (s *rankSketch[T]) buffer() []T {
+func (s *Sketch[T]) buffer() []T {
 	if n := len(s.spare); n > 0 {
 		b := s.spare[n-1]
 		s.spare = s.spare[:n-1]
@@ -136,28 +122,28 @@ func (s *rankSketch[T]) buffer() []T {
 }
 
 // sorted sorts items in the order of cmp.
-func (s *rankSketch[T]) sorted(items []T) {
-	if s.sort != nil {
-		s.sort(items)
+func (s *Sketch[T]) sorted(items []T) {
+	if s.Sort != nil {
+		s.Sort(items)
 	} else {
 		slices.SortFunc(items, s.cmp)
 	}
 }
 
-// bytes returns about how much memory the sketch holds: its buffers and
+// Bytes returns about how much memory the sketch holds: its buffers and
 // what their items point to.
-func (s *rankSketch[T]) bytes() int64 {
+func (s *Sketch[T]) Bytes() int64 {
 	var zero T
 	return int64(s.buffers*s.b+cap(s.merged))*int64(unsafe.Sizeof(zero)) + s.held
 }
 
-// bracket returns lo, the last item the sketch holds that at most from
+// Bracket returns lo, the last item the sketch holds that at most from
 // items surely precede or equal, and hi, the first that at least to items
 // surely do (hasLo, hasHi false when there is none), and most, the most
 // items that can lie after lo up to hi (after nothing, up to everything).
 // The items of ranks from to to-1, counting from 0, lie after lo up to
 // hi. The sketch takes no more items after it.
-func (s *rankSketch[T]) bracket(from, to int64) (lo, hi T, hasLo, hasHi bool, most int64) {
+func (s *Sketch[T]) Bracket(from, to int64) (lo, hi T, hasLo, hasHi bool, most int64) {
 	// The buffers are merged as they are read, smallest item first,
 	// rather than copied into one list and sorted: that list would take
 	// as much memory again as the sketch.

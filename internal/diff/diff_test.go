@@ -1,4 +1,4 @@
-package fs
+package diff
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ func TestUnifiedDiff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := unifiedDiff("f", tt.old, tt.new)
+			got := Unified("f", tt.old, tt.new)
 			want := tt.want
 			if want != "" {
 				want = "--- a/f\n+++ b/f\n" + want
@@ -66,7 +66,7 @@ func TestUnifiedDiffOfVeryDifferentTextsIsStillCorrect(t *testing.T) {
 		fmt.Fprintf(&a, "a%d\n", i)
 		fmt.Fprintf(&b, "b%d\n", i)
 	}
-	d := unifiedDiff("f", a.String(), b.String())
+	d := Unified("f", a.String(), b.String())
 	if got, err := applyDiff(a.String(), d); err != nil || got != b.String() {
 		t.Fatalf("applying the diff failed: %v", err)
 	}
@@ -162,7 +162,7 @@ func FuzzDiff(f *testing.F) {
 	f.Add("a\r\nb", "a\nb\n")
 	f.Add("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\nx\n4\n5\n6\n7\n8\ny\n")
 	f.Fuzz(func(t *testing.T, old, new string) {
-		d := unifiedDiff("f", old, new)
+		d := Unified("f", old, new)
 		if (d == "") != (old == new) {
 			t.Fatalf("diff %q for %q -> %q", d, old, new)
 		}
@@ -181,9 +181,53 @@ func FuzzDiff(f *testing.F) {
 			if o == n {
 				continue
 			}
-			if got, want := unifiedDiff("f", o, n), windowDiff("f", o, n, 0); got != want {
+			if got, want := Unified("f", o, n), windowDiff("f", o, n, 0); got != want {
 				t.Fatalf("diff of %q -> %q in its window:\n%s\nof the whole texts:\n%s", o, n, got, want)
 			}
 		}
 	})
+}
+
+func TestCutKeepsWholeLinesAndSaysWhereToReadOn(t *testing.T) {
+	const d = "--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n@@ -16,5 +16,5 @@\n 16\n 17\n 18\n-19\n+nineteen\n 20\n"
+	if got := Unified("f", long(20), strings.Replace(strings.Replace(long(20), "2\n", "two\n", 1), "19\n", "nineteen\n", 1)); got != d {
+		t.Fatalf("the diff cut below is\n%s", got)
+	}
+	tests := []struct {
+		name             string
+		after            string // the cut falls just after this line
+		oldNext, newNext int
+	}{
+		{"within the first hunk", " 3\n", 4, 4},
+		{"after a removed line", "-2\n", 3, 2},
+		{"after an added line", "+two\n", 3, 3},
+		{"after a hunk header", "@@ -16,5 +16,5 @@\n", 16, 16},
+		{"in the second hunk", "-19\n", 20, 19},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			end := strings.Index(d, tt.after) + len(tt.after)
+			for _, limit := range []int{end, end + 1, end + len(" 4")} {
+				shown, oldNext, newNext := Cut(d, limit)
+				if shown != d[:end] || oldNext != tt.oldNext || newNext != tt.newNext {
+					t.Errorf("Cut at %d = %q, %d, %d; want %q, %d, %d", limit, shown, oldNext, newNext, d[:end], tt.oldNext, tt.newNext)
+				}
+			}
+		})
+	}
+	if shown, oldNext, newNext := Cut(d, len(d)); shown != d || oldNext != 0 || newNext != 0 {
+		t.Errorf("Cut of a diff that fits = %q, %d, %d", shown, oldNext, newNext)
+	}
+	if added, removed := Stat(d); added != 2 || removed != 2 {
+		t.Errorf("Stat = %d added, %d removed; want 2 and 2", added, removed)
+	}
+}
+
+// long returns the lines "1" to "n".
+func long(n int) string {
+	var sb strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&sb, "%d\n", i)
+	}
+	return sb.String()
 }

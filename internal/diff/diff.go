@@ -1,4 +1,4 @@
-package fs
+package diff
 
 import (
 	"hash/maphash"
@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// diffContext is the number of unchanged lines shown around each change.
-const diffContext = 3
+// Context is the number of unchanged lines shown around each change.
+const Context = 3
 
 // maxDiffCost bounds the edit distance the diff searches for a minimal
 // edit script. Past it, the differing middle of the texts is shown as
@@ -33,12 +33,13 @@ type diffOp struct {
 	a, b int
 }
 
-// unifiedDiff returns the unified diff that turns oldText into newText,
-// with headers "--- a/name" and "+++ b/name" and diffContext lines of
-// context, or "" when the texts are equal. Lines keep their endings
+// Unified returns the unified diff that turns oldText into newText,
+// with headers "--- a/name" and "+++ b/name" and Context lines of
+// context, or "" when the texts are equal. name is written as given: a
+// caller that shows the diff escapes it first. Lines keep their endings
 // ("\r\n" shows as a trailing "\r"); a last line without one is followed
 // by "\ No newline at end of file", as in GNU diff.
-func unifiedDiff(name, oldText, newText string) string {
+func Unified(name, oldText, newText string) string {
 	if oldText == newText {
 		return ""
 	}
@@ -49,7 +50,7 @@ func unifiedDiff(name, oldText, newText string) string {
 	return windowDiff(name, oldText[skip:oldEnd], newText[skip:newEnd], strings.Count(oldText[:skip], "\n"))
 }
 
-// diffWindow returns where the lines that differ, with diffContext lines
+// diffWindow returns where the lines that differ, with Context lines
 // of context on each side, lie in two different texts: from skip, a line
 // start that the texts share, up to oldEnd and newEnd, after which the
 // texts end in the same whole lines. The lines outside are equal and
@@ -58,10 +59,10 @@ func unifiedDiff(name, oldText, newText string) string {
 func diffWindow(oldText, newText string) (skip, oldEnd, newEnd int) {
 	pre := commonPrefix(oldText, newText)
 	// The equal whole lines at the start end at the last line feed in the
-	// common start; keep diffContext of them.
+	// common start; keep Context of them.
 	start := strings.LastIndexByte(oldText[:pre], '\n') + 1
 	skip = start
-	for range diffContext {
+	for range Context {
 		if skip == 0 {
 			break
 		}
@@ -71,14 +72,14 @@ func diffWindow(oldText, newText string) (skip, oldEnd, newEnd int) {
 	// first line is a whole line of both texts only if a line feed
 	// precedes it in both, which the longest common end rules out (the
 	// bytes before it differ) unless one of them is at start: it is left
-	// in the window, as are diffContext lines after it.
+	// in the window, as are Context lines after it.
 	suf := commonSuffix(oldText[start:], newText[start:])
 	common := oldText[len(oldText)-suf:]
 	cut := strings.IndexByte(common, '\n') + 1 // the first line left in the window
 	if cut == 0 {
 		return skip, len(oldText), len(newText)
 	}
-	for range diffContext {
+	for range Context {
 		next := strings.IndexByte(common[cut:], '\n')
 		if next < 0 {
 			return skip, len(oldText), len(newText)
@@ -118,13 +119,12 @@ func commonSuffix(a, b string) int {
 	return i
 }
 
-// windowDiff is unifiedDiff of the window of two texts that diffWindow
+// windowDiff is Unified of the window of two texts that diffWindow
 // found, whose first line is line skipped+1 of the texts.
 func windowDiff(name, oldText, newText string, skipped int) string {
 	a, b := splitLines(oldText), splitLines(newText)
 	ops := diffLines(a, b)
 	var sb strings.Builder
-	name, _ = displayName(name)
 	sb.WriteString("--- a/")
 	sb.WriteString(name)
 	sb.WriteString("\n+++ b/")
@@ -143,14 +143,14 @@ func windowDiff(name, oldText, newText string, skipped int) string {
 		last := first
 		for i := first; i < len(ops); i++ {
 			if ops[i].kind != opEqual {
-				if i-last > 2*diffContext {
+				if i-last > 2*Context {
 					break
 				}
 				last = i
 			}
 		}
-		from := max(first-diffContext, start)
-		to := min(last+diffContext+1, len(ops))
+		from := max(first-Context, start)
+		to := min(last+Context+1, len(ops))
 		writeHunk(&sb, ops[from:to], a, b, skipped)
 		start = to
 	}
@@ -361,17 +361,12 @@ func appendReplace(ops []diffOp, n, m, offA, offB int) []diffOp {
 	return ops
 }
 
-// maxDiffBytes is the most of a diff edit_file returns, 64 KiB (less when
-// the read limit is lower): enough to check a focused edit, while an edit
-// that rewrites a whole large file cannot flood the model's context.
-const maxDiffBytes = 64 << 10
-
-// cutDiff returns the longest start of the unified diff that is made of
+// Cut returns the longest start of the unified diff that is made of
 // whole lines and holds at most limit bytes, or diff itself when it fits.
 // When it cuts, oldNext and newNext are the first lines of the old and of
 // the new text past what the shown part covers (counting from 1), so that
-// the rest can be read with read_file's offset; both are 0 otherwise.
-func cutDiff(diff string, limit int) (shown string, oldNext, newNext int) {
+// a reader knows where to read on; both are 0 otherwise.
+func Cut(diff string, limit int) (shown string, oldNext, newNext int) {
 	if len(diff) <= limit {
 		return diff, 0, 0
 	}
@@ -426,4 +421,24 @@ func hunkRange(r string) (start, n int, ok bool) {
 	}
 	n, err = strconv.Atoi(l)
 	return start, n, err == nil
+}
+
+// Stat counts the lines a unified diff adds and removes.
+func Stat(diff string) (added, removed int) {
+	for i := 0; diff != ""; i++ {
+		l := diff
+		if j := strings.IndexByte(diff, '\n'); j >= 0 {
+			l, diff = diff[:j+1], diff[j+1:]
+		} else {
+			diff = ""
+		}
+		switch {
+		case i < 2: // the "---" and "+++" headers
+		case l[0] == '+':
+			added++
+		case l[0] == '-':
+			removed++
+		}
+	}
+	return added, removed
 }

@@ -1,4 +1,4 @@
-package fs
+package sparsecopy
 
 import (
 	"context"
@@ -9,18 +9,20 @@ import (
 	"github.com/spf13/afero"
 )
 
-// copyChunk is the most copyData reads at once.
+// copyChunk is the most Copy reads at once.
 const copyChunk = 1 << 20
 
-// copyData copies the first size bytes of src into the empty file dst,
+// Copy copies the first size bytes of src into the empty file dst,
 // keeping holes: where the system can find them (SEEK_DATA and SEEK_HOLE
 // on Linux) only the data regions are read and written, at their
 // offsets, and dst is then extended to size, so that a sparse source
 // makes an equally sparse copy and a 2 GiB file with one block of data
 // costs one block. Elsewhere, or on a file system that cannot tell, it
 // copies every byte. It checks ctx between chunks, and returns the
-// logical size written.
-func copyData(ctx context.Context, dst, src afero.File, size int64) (int64, error) {
+// logical size written. A source shorter than size gives ErrShrank when
+// the copy reads every byte; where it finds holes, what lies past the
+// source's last data reads as a hole, and the caller compares sizes.
+func Copy(ctx context.Context, dst, src afero.File, size int64) (int64, error) {
 	if canSeekHoles {
 		if err := copyRegions(ctx, dst, src, size); !errors.Is(err, errNoHoles) {
 			return size, err
@@ -31,7 +33,7 @@ func copyData(ctx context.Context, dst, src afero.File, size int64) (int64, erro
 	}
 	n, err := io.CopyBuffer(dst, ctxReader{ctx, io.LimitReader(src, size)}, make([]byte, 256<<10))
 	if err == nil && n != size {
-		err = errChanged
+		err = ErrShrank
 	}
 	return n, err
 }
@@ -39,10 +41,10 @@ func copyData(ctx context.Context, dst, src afero.File, size int64) (int64, erro
 // errNoHoles says the file system cannot find a file's data regions.
 var errNoHoles = errors.New("SEEK_DATA is not supported")
 
-// errChanged is the failure of a copy whose source shrank under it.
-var errChanged = fail(msgSourceChanged)
+// ErrShrank is the failure of a copy whose source shrank under it.
+var ErrShrank = errors.New("the source shrank during the copy")
 
-// copyRegions is copyData with SEEK_DATA and SEEK_HOLE. It returns
+// copyRegions is Copy with SEEK_DATA and SEEK_HOLE. It returns
 // errNoHoles, having written nothing, when the first seeks fail for
 // another reason than "no more data", or answer nonsense.
 func copyRegions(ctx context.Context, dst, src afero.File, size int64) error {
@@ -85,7 +87,7 @@ func copyRegions(ctx context.Context, dst, src afero.File, size int64) error {
 				data += int64(n)
 			}
 			if errors.Is(err, io.EOF) {
-				return errChanged
+				return ErrShrank
 			}
 			if err != nil {
 				return err
@@ -94,4 +96,17 @@ func copyRegions(ctx context.Context, dst, src afero.File, size int64) error {
 		off = hole
 	}
 	return dst.Truncate(size)
+}
+
+// ctxReader is a reader that stops with ctx's error once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

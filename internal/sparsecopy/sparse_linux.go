@@ -1,4 +1,4 @@
-package fs
+package sparsecopy
 
 import (
 	"io/fs"
@@ -16,9 +16,9 @@ const (
 // canSeekHoles reports whether seekData and seekHole exist here.
 const canSeekHoles = true
 
-// allocated returns the bytes of disk the file fi describes occupies, at
+// Allocated returns the bytes of disk the file fi describes occupies, at
 // most its size: less for a sparse file.
-func allocated(fi fs.FileInfo) int64 {
+func Allocated(fi fs.FileInfo) int64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return min(fi.Size(), st.Blocks*512)
 	}
