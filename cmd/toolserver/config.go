@@ -136,7 +136,7 @@ Flags:
 toolserver is a Model Context Protocol (MCP) server. An agent host starts it
 and speaks JSON-RPC 2.0 on its stdin and stdout, one message per line; logs go
 to stderr. Its tools work inside --root and nowhere else. With --http ADDR it
-serves MCP over Streamable HTTP at http://ADDR/mcp instead (see the README).
+serves MCP over Streamable HTTP at http://ADDR/mcp instead (see docs/http.md).
 
 To use it from an MCP host (Claude Desktop, VS Code, Cursor, ...), add:
 
