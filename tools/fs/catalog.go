@@ -226,6 +226,7 @@ const (
 	msgOffsetPastEnd
 	msgReplacedByte
 	msgReplacedBytes
+	msgNumbersUnknown
 	msgReadEmpty
 	msgLastLineLong
 	msgLineLong
@@ -838,6 +839,9 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgReplacedBytes: {
 		"{1} bytes that are not valid UTF-8 became U+FFFD, so writing this text back would change the file.",
 		"有 {1} 个字节不是有效的 UTF-8，已替换为 U+FFFD，因此把这段文本写回会改变文件。"},
+	msgNumbersUnknown: {
+		"The lines are not numbered: their numbers are unknown at the end of a file this large; read it with offset and limit for numbered lines.",
+		"这些行没有编号：这么大的文件末尾的行号未知；请用 offset 和 limit 读取带编号的行。"},
 	msgReadEmpty: {"{1} is empty.", "{1} 是空文件。"},
 	msgLastLineLong: {
 		"The last line of {1} is longer than the {2} read_file returns at a time; this is its end.",
