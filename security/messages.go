@@ -64,12 +64,14 @@ const (
 	msgReadOnlyAll
 	msgLocked
 	msgLockFailed
+
+	numMsgs
 )
 
 // catalog holds every sentence in English and Chinese. In the templates,
 // {path} is the quoted, shortened path, {op} the operation, and {1} and
 // {2} the PathError's arguments.
-var catalog = [...]struct{ en, zh string }{
+var catalog = i18n.Catalog[msgID]{
 	msgOther: {
 		`cannot {op} {path}; the file system reported an unexpected error`,
 		`无法对 {path} 执行 {op}：文件系统报告了意外错误`},
@@ -270,10 +272,10 @@ const listSep = "\x00"
 
 // format returns the sentence m in lang.
 func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
-	if m < 0 || int(m) >= len(catalog) {
+	if m < 0 || m >= numMsgs {
 		m = msgOther
 	}
-	text := i18n.Pick(lang, catalog[m].en, catalog[m].zh)
+	text := catalog.Text(lang, m)
 	switch m {
 	case msgSpecialRead, msgSpecialWrite, msgSpecialUse:
 		a1 = kindName(lang, a1)
@@ -308,7 +310,19 @@ func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
 		path = quote(path)
 	}
 	// One pass, so that braces in the inserted names (escapes) stay.
-	return strings.NewReplacer("{path}", path, "{op}", op, "{1}", a1, "{2}", a2).Replace(text)
+	return i18n.Expand(text, func(name string) (string, bool) {
+		switch name {
+		case "path":
+			return path, true
+		case "op":
+			return op, true
+		case "1":
+			return a1, true
+		case "2":
+			return a2, true
+		}
+		return "", false
+	})
 }
 
 // quoteName is quote for the messages about new names, which must show
