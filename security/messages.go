@@ -65,6 +65,21 @@ const (
 	msgLocked
 	msgLockFailed
 
+	// Phrases the sentences are built from: kinds of special file, what
+	// a character refused in new names is, and the "or" of a list.
+	msgKindPipe
+	msgKindSocket
+	msgKindDevice
+	msgKindSpecial
+	msgRuneTag
+	msgRuneVariationSelector
+	msgRuneFiller
+	msgRuneDefaultIgnorable
+	msgRuneFormat
+	msgRuneNoncharacter
+	msgRunePrivateUse
+	msgOr
+
 	numMsgs
 )
 
@@ -216,6 +231,20 @@ var catalog = i18n.Catalog[msgID]{
 	msgReadOnlyHolds: {
 		`{path} holds the read-only root {1}; it cannot be removed, moved or replaced`,
 		`{path} 包含只读根目录 {1}；不能删除、移动或替换它`},
+
+	// The phrases.
+	msgKindPipe:              {`a named pipe`, `命名管道`},
+	msgKindSocket:            {`a socket`, `套接字`},
+	msgKindDevice:            {`a device`, `设备文件`},
+	msgKindSpecial:           {`a special file`, `特殊文件`},
+	msgRuneTag:               {`{1}, a tag character,`, ` {1}（标签字符）`},
+	msgRuneVariationSelector: {`{1}, a variation selector,`, ` {1}（变体选择符）`},
+	msgRuneFiller:            {`{1}, a filler character,`, ` {1}（填充字符）`},
+	msgRuneDefaultIgnorable:  {`{1}, a default-ignorable (invisible) character,`, ` {1}（默认可忽略（不可见）字符）`},
+	msgRuneFormat:            {`{1}, a format character (Cf),`, ` {1}（格式字符（Cf））`},
+	msgRuneNoncharacter:      {`{1}, a noncharacter,`, ` {1}（非字符）`},
+	msgRunePrivateUse:        {`{1}, a private-use character,`, ` {1}（私用字符）`},
+	msgOr:                    {` or `, ` 或 `},
 }
 
 // Kinds of special file, the first argument of msgSpecialRead and
@@ -229,15 +258,16 @@ const (
 
 // kindName returns the noun phrase for a kind of special file.
 func kindName(lang i18n.Lang, kind string) string {
+	id := msgKindSpecial
 	switch kind {
 	case kindPipe:
-		return i18n.Pick(lang, "a named pipe", "命名管道")
+		id = msgKindPipe
 	case kindSocket:
-		return i18n.Pick(lang, "a socket", "套接字")
+		id = msgKindSocket
 	case kindDevice:
-		return i18n.Pick(lang, "a device", "设备文件")
+		id = msgKindDevice
 	}
-	return i18n.Pick(lang, "a special file", "特殊文件")
+	return catalog.Text(lang, id)
 }
 
 // nameRunePhrase turns the argument of msgNameInvisible, "U+XXXX", listSep
@@ -245,26 +275,26 @@ func kindName(lang i18n.Lang, kind string) string {
 // character,".
 func nameRunePhrase(lang i18n.Lang, arg string) string {
 	cp, key, _ := strings.Cut(arg, listSep)
-	var en, zh string
+	var id msgID
 	switch key {
 	case "tag":
-		en, zh = "a tag character", "标签字符"
+		id = msgRuneTag
 	case "variation_selector":
-		en, zh = "a variation selector", "变体选择符"
+		id = msgRuneVariationSelector
 	case "filler":
-		en, zh = "a filler character", "填充字符"
+		id = msgRuneFiller
 	case "default_ignorable":
-		en, zh = "a default-ignorable (invisible) character", "默认可忽略（不可见）字符"
+		id = msgRuneDefaultIgnorable
 	case "format":
-		en, zh = "a format character (Cf)", "格式字符（Cf）"
+		id = msgRuneFormat
 	case "noncharacter":
-		en, zh = "a noncharacter", "非字符"
+		id = msgRuneNoncharacter
 	case "private_use":
-		en, zh = "a private-use character", "私用字符"
+		id = msgRunePrivateUse
 	default:
 		return cp
 	}
-	return i18n.Pick(lang, cp+", "+en+",", " "+cp+"（"+zh+"）")
+	return catalog.Say(lang, id, cp)
 }
 
 // listSep separates the subtrees in the argument of msgNotAllowed.
@@ -364,7 +394,7 @@ func quoteList(lang i18n.Lang, names []string) string {
 	if len(q) == 1 {
 		return q[0]
 	}
-	or := i18n.Pick(lang, " or ", " 或 ")
+	or := catalog.Text(lang, msgOr)
 	return strings.Join(q[:len(q)-1], ", ") + or + q[len(q)-1]
 }
 
