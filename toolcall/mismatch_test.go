@@ -91,3 +91,14 @@ func TestAValueHoldingAPlaceholderStaysAsItIs(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+func TestEveryToolcallMessageHasEnglishAndChinese(t *testing.T) {
+	if err := catalog.Check(numMsgs); err != nil {
+		t.Error(err)
+	}
+	for _, name := range []string{"boolean", "object", "array", "number", "string", "integer"} {
+		if id, ok := typeMessage(name); !ok || catalog.Text(i18n.English, id) != name {
+			t.Errorf("type %s has no entry of its name", name)
+		}
+	}
+}
