@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,25 +85,10 @@ func (m Mismatch) Message(lang i18n.Lang) string {
 
 // boundMessage returns the sentence of the bound named by a keyword.
 func boundMessage(rule string) (msgID, bool) {
-	switch rule {
-	case "minimum":
-		return msgMinimum, true
-	case "exclusiveMinimum":
-		return msgExclusiveMinimum, true
-	case "maximum":
-		return msgMaximum, true
-	case "exclusiveMaximum":
-		return msgExclusiveMaximum, true
-	case "minLength":
-		return msgMinLength, true
-	case "maxLength":
-		return msgMaxLength, true
-	case "minItems":
-		return msgMinItems, true
-	case "maxItems":
-		return msgMaxItems, true
-	}
-	return 0, false
+	// In the order of their messages, from msgMinimum on.
+	rules := [...]string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems"}
+	i := slices.Index(rules[:], rule)
+	return msgMinimum + msgID(i), i >= 0
 }
 
 // typeWords names JSON types for a sentence: "integer or null" stays so
@@ -121,21 +107,10 @@ func typeWords(types string, lang i18n.Lang) string {
 // typeMessage returns the name of a JSON type but null, given its name
 // in a schema.
 func typeMessage(name string) (msgID, bool) {
-	switch name {
-	case "boolean":
-		return msgTypeBoolean, true
-	case "object":
-		return msgTypeObject, true
-	case "array":
-		return msgTypeArray, true
-	case "number":
-		return msgTypeNumber, true
-	case "string":
-		return msgTypeString, true
-	case "integer":
-		return msgTypeInteger, true
-	}
-	return 0, false
+	// In the order of their messages, from msgTypeBoolean on.
+	types := [...]string{"boolean", "object", "array", "number", "string", "integer"}
+	i := slices.Index(types[:], name)
+	return msgTypeBoolean + msgID(i), i >= 0
 }
 
 // article puts "a" or "an" before a type name (never before null).
