@@ -41,7 +41,7 @@ func BenchmarkFill(b *testing.B) {
 }
 
 func TestExpandReplacesNamedPlaceholdersInOnePass(t *testing.T) {
-	values := map[string]string{"path": `"a.txt"`, "op": "read", "1": "{op}", "n2": "三"}
+	values := map[string]string{"path": `"a.txt"`, "op": "read", "1": "{op}", "n2": "三", "a0": "zero", "z9": "nine"}
 	value := func(name string) (string, bool) { v, ok := values[name]; return v, ok }
 	tests := []struct{ tpl, want string }{
 		{"no placeholder", "no placeholder"},
@@ -49,6 +49,7 @@ func TestExpandReplacesNamedPlaceholdersInOnePass(t *testing.T) {
 		{"{path}{path}", `"a.txt""a.txt"`},
 		{"a value's braces stay: {1}", "a value's braces stay: {op}"},
 		{"letters and digits: {n2}", "letters and digits: 三"},
+		{"the ends of the digits: {a0} {z9}", "the ends of the digits: zero nine"},
 		{"an unknown name stays: {where} {path}", `an unknown name stays: {where} "a.txt"`},
 		{`other braces \u{…} {} {a b} {path and an end {`, `other braces \u{…} {} {a b} {path and an end {`},
 		{"{{path}}", `{"a.txt"}`},
@@ -60,6 +61,11 @@ func TestExpandReplacesNamedPlaceholdersInOnePass(t *testing.T) {
 		if got := Expand(tt.tpl, value); got != tt.want {
 			t.Errorf("Expand(%q) = %q, want %q", tt.tpl, got, tt.want)
 		}
+	}
+	// Empty braces hold no name, even for a value that knows every one.
+	every := func(name string) (string, bool) { return "<" + name + ">", true }
+	if got, want := Expand("{}{x}{ }", every), "{}<x>{ }"; got != want {
+		t.Errorf("Expand with every name known = %q, want %q", got, want)
 	}
 }
 
