@@ -7,10 +7,10 @@ import (
 	"github.com/stdiotools/toolserver/server"
 )
 
-// This file holds the machinery of the catalog (catalog.go): a message
-// written out in a language, the error that carries one, and the wrapper
-// that puts a call's errors and results into the language the model
-// reads. The arguments of messages are in args.go.
+// This file binds the catalog (catalog.go) to the tools: a message of
+// it (an i18n.Message), the error that carries one, and the wrapper that
+// puts a call's errors and results into the language the model reads.
+// The arguments of messages are in args.go.
 
 // message is an entry of the catalog with its arguments, written out
 // only when read, so that it can be shown in any language. The zero
