@@ -169,6 +169,15 @@ func TestCheckReportsEveryEntryThatFails(t *testing.T) {
 	}
 }
 
+// BenchmarkCatalogText backs the claim of Catalog's doc: looking a text
+// up allocates nothing.
+func BenchmarkCatalogText(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = testCatalog.Text(Chinese, tPair)
+	}
+}
+
 func BenchmarkCatalogSay(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
