@@ -1,5 +1,7 @@
 package fs
 
+import "github.com/stdiotools/toolserver/i18n"
+
 // msgID names one text of the catalog: a sentence, or a phrase that
 // sentences are built from.
 type msgID uint16
@@ -396,7 +398,7 @@ const (
 // stand for the arguments of the message, in the order the code passes
 // them. Paths, names, patterns, tool and argument names and numbers are
 // arguments or stay as they are in both languages: they are code.
-var catalog = [numMsgs]struct{ en, zh string }{
+var catalog = i18n.Catalog[msgID]{
 	msgByte:           {"1 byte", "1 字节"},
 	msgBytes:          {"{1} bytes", "{1} 字节"},
 	msgParen:          {"{1} ({2})", "{1}（{2}）"},

@@ -75,7 +75,7 @@ type ReadFileResult struct {
 // is one, with the version; or the image or audio with a line that
 // describes it and gives the version.
 func (r ReadFileResult) Content() []server.Content {
-	note := sentences{lit(r.Note), versionTag(r.Version)}.in(r.lang)
+	note := sentences{lit(r.Note), versionTag(r.Version)}.In(r.lang)
 	switch r.Kind {
 	case kindImage.String():
 		return []server.Content{server.ImageContent(r.Data, r.MIMEType), server.TextContent(note)}
@@ -190,7 +190,7 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		}
 		res.Kind, res.MIMEType, res.Data, res.Size = kind.String(), mime, data, int64(len(data))
 		shown, _ := displayName(rel)
-		res.Note = say(msgMediaNote, lit(shown), lit(mime), size(res.Size)).in(call.Lang())
+		res.Note = say(msgMediaNote, lit(shown), lit(mime), size(res.Size)).In(call.Lang())
 		return res, nil
 	}
 
@@ -240,9 +240,9 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		res.TotalLines = &total
 	}
 	lang := call.Lang()
-	res.Note = tr.note(rel, fsize, budget).in(lang)
+	res.Note = tr.note(rel, fsize, budget).In(lang)
 	if res.InvalidUTF8 {
-		replaced := counted(res.ReplacedBytes, msgReplacedByte, msgReplacedBytes).in(lang)
+		replaced := counted(res.ReplacedBytes, msgReplacedByte, msgReplacedBytes).In(lang)
 		res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + replaced)
 	}
 	if lr.numbered && res.Text != "" {
