@@ -247,7 +247,7 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 	}
 	if lr.numbered && res.Text != "" {
 		if tr.from == 0 {
-			res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + say(msgNumbersUnknown).in(lang))
+			res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + say(msgNumbersUnknown).In(lang))
 			return res, nil
 		}
 		// The numbered copy is the text again with a few bytes a line.
