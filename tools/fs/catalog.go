@@ -22,6 +22,10 @@ const (
 	msgLines
 	msgEdit
 	msgEdits
+	msgReplacement
+	msgReplacements
+	msgEditReplaced
+	msgReplaceAllTooLarge
 	msgFile
 	msgFiles
 	msgLineAt
@@ -410,6 +414,12 @@ var catalog = i18n.Catalog[msgID]{
 	msgLines:          {"{1} lines", "{1} 行"},
 	msgEdit:           {"1 edit", "1 处编辑"},
 	msgEdits:          {"{1} edits", "{1} 处编辑"},
+	msgReplacement:    {"1 replacement", "1 处替换"},
+	msgReplacements:   {"{1} replacements", "{1} 处替换"},
+	msgEditReplaced:   {" They made {1}.", "共{1}。"},
+	msgReplaceAllTooLarge: {
+		"edits[{1}] with replace_all would make {2} and grow the text of {3} to {4}, more than the {5} edit_file changes; nothing was written",
+		"edits[{1}] 使用 replace_all 会进行{2}，使 {3} 的文本增长到 {4}，超过 edit_file 可修改的上限 {5}；未写入任何内容"},
 	msgFile:           {"1 file", "1 个文件"},
 	msgFiles:          {"{1} files", "{1} 个文件"},
 	msgLineAt:         {"line {1}", "第 {1} 行"},
@@ -571,8 +581,8 @@ var catalog = i18n.Catalog[msgID]{
 	msgKindBinary: {"binary", "二进制文件"},
 	msgKindText:   {"text", "文本"},
 	msgMatchMany: {
-		"edits[{1}].old_text occurs {2} times in {3} ({4}), and must occur once; add surrounding lines to it to make it unique",
-		"edits[{1}].old_text 在 {3} 中出现了 {2} 次（{4}），但必须只出现一次；请加上前后的行使其唯一"},
+		"edits[{1}].old_text occurs {2} times in {3} ({4}), and must occur once; add surrounding lines to it to make it unique, or set replace_all to replace every one",
+		"edits[{1}].old_text 在 {3} 中出现了 {2} 次（{4}），但必须只出现一次；请加上前后的行使其唯一，或设置 replace_all 以替换每一处"},
 	msgMatchManyAllOn: {"all on {1}", "都在{1}"},
 	msgMatchManyOn:    {"on {1}", "在{1}"},
 	msgMatchFuzzyMany: {
