@@ -261,12 +261,14 @@ const (
 	msgBadRegexp
 	msgGrepNone
 	msgGrepSummary
+	msgGrepFilesSummary
+	msgGrepMore
+	msgBadGrepCursor
 	msgMatchingLine
 	msgMatchingLines
 	msgGrepStoppedVisit
 	msgGrepStoppedRead
 	msgGrepProgress
-	msgGrepTruncated
 	msgSkippedList
 	msgBinaryFile
 	msgBinaryFiles
@@ -898,8 +900,15 @@ var catalog = i18n.Catalog[msgID]{
 		"单次调用的所有文件最多返回 {1}，因此 {2}；请用 read_file 读取它们（offset 和 limit 可分页读取长文件）。"},
 	msgManyError: {"error: {1}", "错误：{1}"},
 
-	msgGrepNone:      {"No line matches in {1} searched.", "在搜索过的 {1}中没有匹配的行。"},
-	msgGrepSummary:   {"{1} in {2} ({3} searched).", "{2}中有 {1}（共搜索了 {3}）。"},
+	msgGrepNone:         {"No line matches in {1} searched.", "在搜索过的 {1}中没有匹配的行。"},
+	msgGrepSummary:      {"{1} in {2} ({3} searched).", "{2}中有 {1}（共搜索了 {3}）。"},
+	msgGrepFilesSummary: {"{1} with a match ({2} searched).", "{1}有匹配（共搜索了 {2}）。"},
+	msgGrepMore: {
+		"Showing the first {1}; more may match: pass cursor {2} with the same arguments to read on, or narrow the search with path, glob or a more precise query.",
+		"只显示前 {1}；可能还有更多匹配：用相同的参数并传入 cursor {2} 继续读取，或用 path、glob 或更精确的 query 缩小搜索范围。"},
+	msgBadGrepCursor: {
+		"cursor {1} was not given by a grep with output {2}; pass the next_cursor of the previous grep unchanged, with the same arguments",
+		"cursor {1} 不是 output 为 {2} 的 grep 给出的；请原样传入上一次 grep 的 next_cursor，并使用相同的参数"},
 	msgMatchingLine:  {"1 matching line", "1 行匹配"},
 	msgMatchingLines: {"{1} matching lines", "{1} 行匹配"},
 	msgGrepStoppedVisit: {
@@ -909,9 +918,6 @@ var catalog = i18n.Catalog[msgID]{
 		"Stopped after reading {1}, the most one search reads, at {2}: narrow the path or glob to search the rest.",
 		"已读取 {1}（单次搜索的上限），停在 {2}：请缩小 path 或 glob 以搜索其余部分。"},
 	msgGrepProgress: {"searched {1} files, {2} matching lines", "已搜索 {1} 个文件，{2} 行匹配"},
-	msgGrepTruncated: {
-		"Stopped at {1} matching lines, so more may match; narrow the search with path, glob or a more precise query.",
-		"已在 {1} 行匹配处停止，可能还有更多匹配；请用 path、glob 或更精确的 query 缩小搜索范围。"},
 	msgSkippedList: {"Skipped {1}.", "跳过了 {1}。"},
 	msgBinaryFile:  {"1 binary file", "1 个二进制文件"},
 	msgBinaryFiles: {"{1} binary files", "{1} 个二进制文件"},
