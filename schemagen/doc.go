@@ -25,16 +25,13 @@
 // left out, and embedded structs have their fields promoted as
 // encoding/json does. Two fields with the same JSON name are an error.
 //
-// The document is built in one walk: github.com/invopop/jsonschema
-// reflects the type once into the skeleton of the schema (types, nesting,
-// properties in field order, additionalProperties, the date-time and
-// base64 forms, the required properties of an output schema), and the
-// walk adds to it the keywords of the tags, in one place (keywords.go),
-// while it builds the tree of nodes that Decode validates against. It
-// adds and never removes, with two exceptions: the root has no "$schema"
-// (JSON Schema 2020-12 is MCP's default dialect, and clients that
-// validate with a draft-07 validator refuse a 2020-12 "$schema"), and a
-// nullable output property has its type widened to a list with "null".
+// The type is walked once, by this package: the walk follows the fields
+// as encoding/json does, reads the tags, and builds a tree of nodes. The
+// document is written from that tree, and Decode validates against the
+// same tree, so the document lists exactly the properties a call may send
+// (see "The document and invopop/jsonschema" below). The root has no
+// "$schema": JSON Schema 2020-12 is MCP's default dialect, and clients
+// that validate with a draft-07 validator refuse a 2020-12 "$schema".
 //
 // Go types map to JSON as encoding/json maps them: strings, booleans,
 // numbers, integers (with "minimum" and "maximum" set to the range of types
