@@ -23,7 +23,8 @@ const maxExp = 1 << 50
 // Decimal is the exact value of a JSON number literal: ±D × 10^(exp −
 // len(frac)), where D is the digits of whole followed by those of frac.
 // first and last index the first and last non-zero digits of D; first is
-// -1 when the value is zero. Only [Parse] makes a usable Decimal.
+// -1 when the value is zero, and last is then not used. Only [Parse]
+// makes a usable Decimal.
 type Decimal struct {
 	lit         string // as written
 	neg         bool
@@ -86,7 +87,7 @@ func Parse(s string) (d Decimal, ok bool) {
 	if i != len(s) {
 		return Decimal{}, false
 	}
-	d.first, d.last = -1, -1
+	d.first = -1
 	n := len(d.whole) + len(d.frac)
 	for j := range n {
 		if d.digit(j) != '0' {
