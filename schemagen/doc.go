@@ -175,7 +175,8 @@
 // [Errors.Text] lists the most critical three, one per line, then
 // "…and N more". Messages exist in English and Chinese (see [Lang]); every
 // text is in one catalog, and no library error text or JSON pointer ever
-// reaches the model.//
+// reaches the model.
+//
 // # The document and invopop/jsonschema
 //
 // github.com/invopop/jsonschema reflects a Go type into a schema, reading
@@ -185,28 +186,36 @@
 // document and then walk the type a second time to read the tags above and
 // build the validator, and had to reconcile the two walks: they disagreed
 // once on which fields encoding/json skips, and the validator refused
-// properties the document listed. Now the builder's walk is the only one.
+// properties the document listed. Now the builder's walk is the only one,
+// since only it reads this package's tags.
 //
-// The document is written from the nodes by this package rather than
-// filled into invopop's Schema and encoded by it, for two measured
-// reasons. Writing is ten times cheaper: edit_in's document takes 30-52
-// µs, 10.3 kB and 65 allocations with the writer, 250-450 µs, 57.7 kB and
-// 259 through invopop (BenchmarkDocument), which every AddTool without
-// saved schemas would pay. And linking invopop costs every start of a
-// binary, used or not: the package initialisation of its dependencies
-// (go.yaml.in/yaml/v4 0.12 ms, go/token, go/parser, go/doc and invopop
-// itself 0.04 ms, of 0.93 ms of init in all for toolserver, measured with
-// GODEBUG=inittrace=1), 24 more page faults a start, and 100 kB of binary.
-// A server whose tools have saved schemas never writes a document, yet it
-// cannot leave the writer out while AddTool, which builds a document when
-// a spec has no saved schemas, is in the same binary. So no binary links
-// invopop, and invopop holds the writer to its model instead: the writer
-// puts the keywords in the order invopop's Schema declares them and
-// escapes strings as encoding/json does, and TestDocumentIsWhatInvopopWrites
-// fills invopop's Schema from the nodes of every test type, input and
-// output, and requires its encoding to be the writer's bytes. Documents
-// therefore stay what they were when invopop wrote them, and saved schemas
-// need not change.
+// invopop's model is what a program gets when it wants to inspect or
+// extend a document: package [github.com/stdiotools/toolserver/schemagen/jsonschemamodel]
+// reads [Schema.JSON] into it, and its encoding writes the document back
+// byte for byte. The document itself is written by this package, from the
+// nodes, rather than filled into invopop's Schema and encoded by it, for
+// two measured reasons. Writing is several times cheaper: edit_in's
+// document takes 20-90 µs, 10.3 kB and 65 allocations with the writer,
+// and invopop's encoding of the model alone 190-240 µs, 37.6 kB and 148
+// allocations (BenchmarkDocument, on a loaded 2-core machine), which every
+// AddTool without saved schemas would pay. And linking invopop costs every
+// start of a binary, used or not: the package initialisation of its
+// dependencies (go.yaml.in/yaml/v4 0.12 ms, go/token, go/parser, go/doc
+// and invopop itself 0.04 ms, of 0.93 ms of init in all for toolserver,
+// measured with GODEBUG=inittrace=1), 24 more page faults a start, and 100
+// kB of binary. A server whose tools have saved schemas never writes a
+// document, yet it cannot leave the writer out while AddTool, which builds
+// a document when a spec has no saved schemas, is in the same binary. So
+// the model lives in a package of its own, which no program of this module
+// imports (a test in cmd/toolserver holds the server to that), and invopop
+// holds the writer to its model instead: the writer puts the keywords in
+// the order invopop's Schema declares them and escapes strings as
+// encoding/json does, and TestDocumentIsWhatInvopopWrites reads the
+// document of every test type, input and output, into the model with
+// jsonschemamodel, requires every keyword to have a field there, and
+// requires invopop's encoding of the model to be the writer's bytes.
+// Documents therefore stay what they were when invopop wrote them, and
+// saved schemas need not change.
 //
 // invopop's tags and the methods its reflector calls (JSONSchema,
 // JSONSchemaAlias, JSONSchemaExtend, JSONSchemaProperty) are refused
