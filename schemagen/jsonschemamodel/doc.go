@@ -16,7 +16,8 @@
 //
 // [Of] reads the document that [schemagen.Schema.JSON] publishes, the one
 // a tools/list answer carries, so the model is that document and nothing
-// else, whether it was built from a type or from saved schemas. Encoding
+// else; [Parse] reads a document given as JSON, such as a tool's saved
+// schema. Encoding
 // the model with encoding/json (invopop's MarshalJSON) gives the document
 // back byte for byte: the keywords come in the order invopop's Schema
 // declares them, which is the order schemagen writes them in, and
