@@ -45,3 +45,35 @@ type ownSchema struct {
 }
 
 func (ownSchema) JSONSchema() *invopop.Schema { return &invopop.Schema{Type: "string"} }
+
+// TestTheDocumentOfAMapSaysWhatItsValuesAre: a map of any values has no
+// "additionalProperties", since an absent keyword says any; a map of
+// pointers to any, of raw JSON or of typed values has one, as invopop
+// wrote them, so that saved schemas stay byte for byte what they were.
+func TestTheDocumentOfAMapSaysWhatItsValuesAre(t *testing.T) {
+	const keys = `"propertyNames":{"pattern":"^[A-Za-z0-9_-]+$"},"type":"object","description":"Keys: letters, digits, '_' and '-'."`
+	for _, c := range []struct {
+		typ       reflect.Type
+		in, out string
+	}{
+		{reflect.TypeFor[map[string]any](), `{` + keys + `}`, `{"type":["object","null"]}`},
+		{reflect.TypeFor[map[string]*any](), `{"additionalProperties":true,` + keys + `}`, `{"additionalProperties":true,"type":["object","null"]}`},
+		{reflect.TypeFor[map[string]json.RawMessage](), `{"additionalProperties":true,` + keys + `}`, `{"additionalProperties":true,"type":["object","null"]}`},
+		{reflect.TypeFor[map[string]int](), `{"additionalProperties":{"type":"integer"},` + keys + `}`, `{"additionalProperties":{"type":"integer"},"type":["object","null"]}`},
+	} {
+		typ := reflect.StructOf([]reflect.StructField{{Name: "M", Type: c.typ, Tag: `json:"m"`}})
+		for _, want := range []struct {
+			input bool
+			prop  string
+		}{{true, c.in}, {false, c.out}} {
+			s, err := build(typ, want.input, "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := `{"properties":{"m":` + want.prop + `},"additionalProperties":false,"type":"object","required":["m"]}`
+			if string(s.JSON()) != doc {
+				t.Errorf("%v (input %v):\n got %s\nwant %s", c.typ, want.input, s.JSON(), doc)
+			}
+		}
+	}
+}
