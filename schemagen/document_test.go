@@ -53,7 +53,7 @@ func (ownSchema) JSONSchema() *invopop.Schema { return &invopop.Schema{Type: "st
 func TestTheDocumentOfAMapSaysWhatItsValuesAre(t *testing.T) {
 	const keys = `"propertyNames":{"pattern":"^[A-Za-z0-9_-]+$"},"type":"object","description":"Keys: letters, digits, '_' and '-'."`
 	for _, c := range []struct {
-		typ       reflect.Type
+		typ     reflect.Type
 		in, out string
 	}{
 		{reflect.TypeFor[map[string]any](), `{` + keys + `}`, `{"type":["object","null"]}`},
