@@ -77,3 +77,25 @@ func TestTheDocumentOfAMapSaysWhatItsValuesAre(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeInvisibleEscapesOnlyWhatDoesNotPrint: the characters outside
+// ASCII that do not print become \uXXXX escapes (two for one outside the
+// basic plane), others stay, and a text in ASCII, as most documents are,
+// is handed back as it is without a copy.
+func TestEscapeInvisibleEscapesOnlyWhatDoesNotPrint(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a":"b"}`, `{"a":"b"}`},
+		{`"é ü 中"`, `"é ü 中"`},
+		{"\"a\u202eb\u00adc\"", `"a\u202eb\u00adc"`},
+		{"\"\U000e0041\"", `"\udb40\udc41"`},
+		{"x\u200b", `x\u200b`},
+	} {
+		if got := string(escapeInvisible([]byte("kept:"+c.in), len("kept:"))); got != "kept:"+c.want {
+			t.Errorf("escapeInvisible(%q) = %q, want %q", c.in, got, "kept:"+c.want)
+		}
+	}
+	ascii := []byte(`{"type":"string","pattern":"^[a-z]+$"}`)
+	if allocs := testing.AllocsPerRun(10, func() { escapeInvisible(ascii, 0) }); allocs != 0 {
+		t.Errorf("escaping an ASCII text made %v allocations", allocs)
+	}
+}
