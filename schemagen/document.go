@@ -243,11 +243,11 @@ func describeClasses(desc string, n *node) string {
 	default:
 		return desc
 	}
-	note := expand(text(id, English), p, English)
+	note := expand(catalog.Text(English, id), p, English)
 	if desc == "" {
 		r, size := utf8.DecodeRuneInString(note)
 		note = string(unicode.ToUpper(r)) + note[size:]
-		return expand(text(msgDescOnly, English), &Problem{Detail: note}, English)
+		return expand(catalog.Text(English, msgDescOnly), &Problem{Detail: note}, English)
 	}
-	return expand(text(msgDescNote, English), &Problem{Detail: desc, Limit: note}, English)
+	return expand(catalog.Text(English, msgDescNote), &Problem{Detail: desc, Limit: note}, English)
 }

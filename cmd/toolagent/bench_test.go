@@ -28,7 +28,7 @@ import (
 //     together, the one that meets the goal for this turn;
 //   - --parallel 8, a bound with room to spare, which must time as 5.
 //
-// The README's figures come from
+// The figures in docs/performance.md come from
 //
 //	go test ./cmd/toolagent -run '^$' -bench Turn -benchtime 3x -count 3
 func BenchmarkTurn(b *testing.B) {

@@ -1,5 +1,7 @@
 package fs
 
+import "github.com/stdiotools/toolserver/i18n"
+
 // msgID names one text of the catalog: a sentence, or a phrase that
 // sentences are built from.
 type msgID uint16
@@ -226,6 +228,7 @@ const (
 	msgOffsetPastEnd
 	msgReplacedByte
 	msgReplacedBytes
+	msgNumbersUnknown
 	msgReadEmpty
 	msgLastLineLong
 	msgLineLong
@@ -395,7 +398,7 @@ const (
 // stand for the arguments of the message, in the order the code passes
 // them. Paths, names, patterns, tool and argument names and numbers are
 // arguments or stay as they are in both languages: they are code.
-var catalog = [numMsgs]struct{ en, zh string }{
+var catalog = i18n.Catalog[msgID]{
 	msgByte:           {"1 byte", "1 字节"},
 	msgBytes:          {"{1} bytes", "{1} 字节"},
 	msgParen:          {"{1} ({2})", "{1}（{2}）"},
@@ -838,6 +841,9 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgReplacedBytes: {
 		"{1} bytes that are not valid UTF-8 became U+FFFD, so writing this text back would change the file.",
 		"有 {1} 个字节不是有效的 UTF-8，已替换为 U+FFFD，因此把这段文本写回会改变文件。"},
+	msgNumbersUnknown: {
+		"The lines are not numbered: their numbers are unknown at the end of a file this large; read it with offset and limit for numbered lines.",
+		"这些行没有编号：这么大的文件末尾的行号未知；请用 offset 和 limit 读取带编号的行。"},
 	msgReadEmpty: {"{1} is empty.", "{1} 是空文件。"},
 	msgLastLineLong: {
 		"The last line of {1} is longer than the {2} read_file returns at a time; this is its end.",

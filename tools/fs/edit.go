@@ -70,21 +70,21 @@ func (r EditFileResult) Content() []server.Content {
 	edits := counted(r.Applied, msgEdit, msgEdits)
 	switch {
 	case r.Diff == "":
-		sb.WriteString(say(msgEditUnchanged, edits, lit(quote(r.Path))).in(r.lang))
+		sb.WriteString(say(msgEditUnchanged, edits, lit(quote(r.Path))).In(r.lang))
 	case r.DryRun:
-		sb.WriteString(say(msgEditDryRun, edits, lit(quote(r.Path))).in(r.lang))
+		sb.WriteString(say(msgEditDryRun, edits, lit(quote(r.Path))).In(r.lang))
 	default:
-		sb.WriteString(say(msgEditApplied, edits, lit(quote(r.Path)), size(r.Bytes)).in(r.lang))
+		sb.WriteString(say(msgEditApplied, edits, lit(quote(r.Path)), size(r.Bytes)).In(r.lang))
 	}
 	if r.Version != "" {
-		sb.WriteString(i18n.Pick(r.lang, " ", "") + versionTag(r.Version).in(r.lang))
+		sb.WriteString(i18n.Pick(r.lang, " ", "") + versionTag(r.Version).In(r.lang))
 	}
 	for _, m := range r.FuzzyMatches {
-		sb.WriteString(say(msgEditFuzzy, num(m.Edit), lineSpan(m.Line, m.Lines)).in(r.lang))
+		sb.WriteString(say(msgEditFuzzy, num(m.Edit), lineSpan(m.Line, m.Lines)).In(r.lang))
 		if m.Reindented {
-			sb.WriteString(say(msgEditFuzzyReindented).in(r.lang))
+			sb.WriteString(say(msgEditFuzzyReindented).In(r.lang))
 		}
-		sb.WriteString(say(msgEditFuzzyEnd).in(r.lang))
+		sb.WriteString(say(msgEditFuzzyEnd).In(r.lang))
 	}
 	if r.Diff != "" {
 		sb.WriteString("\n\n")
@@ -241,10 +241,10 @@ func (r *EditFileResult) cutDiff(unified string, limit int, lang i18n.Lang) {
 	added, removed := diff.Stat(unified)
 	what := say(msgDiffCut, size(len(unified)), counted(added, msgLine, msgLines), counted(removed, msgLine, msgLines), size(len(shown)))
 	if r.DryRun {
-		r.Note = say(msgDiffCutDryRun, what, num(oldNext), num(newNext)).in(lang)
+		r.Note = say(msgDiffCutDryRun, what, num(oldNext), num(newNext)).In(lang)
 		return
 	}
-	r.Note = say(msgDiffCutApplied, what, num(newNext)).in(lang)
+	r.Note = say(msgDiffCutApplied, what, num(newNext)).In(lang)
 }
 
 // readText returns the whole text of the regular file rel for tool, which
@@ -382,7 +382,7 @@ func (e *matchError) Error() string {
 	if e.edit > 0 {
 		m = say(msgMatchAfterEarlier, m)
 	}
-	return say(msgMatchUnchanged, m).in(e.lang)
+	return say(msgMatchUnchanged, m).In(e.lang)
 }
 
 func (e *matchError) inLanguage(lang i18n.Lang) error {

@@ -84,10 +84,10 @@ func (r GrepResult) Content() []server.Content {
 		sb.WriteByte('\n')
 	}
 	if len(r.Matches) == 0 {
-		sb.WriteString(say(msgGrepNone, counted(r.FilesSearched, msgFile, msgFiles)).in(r.lang) + "\n")
+		sb.WriteString(say(msgGrepNone, counted(r.FilesSearched, msgFile, msgFiles)).In(r.lang) + "\n")
 	} else {
 		sb.WriteString(say(msgGrepSummary, counted(len(r.Matches), msgMatchingLine, msgMatchingLines),
-			counted(r.FilesMatched, msgFile, msgFiles), counted(r.FilesSearched, msgFile, msgFiles)).in(r.lang) + "\n")
+			counted(r.FilesMatched, msgFile, msgFiles), counted(r.FilesSearched, msgFile, msgFiles)).In(r.lang) + "\n")
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note + "\n")
@@ -229,7 +229,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	slices.SortStableFunc(res.Matches, func(a, b GrepMatch) int { return strings.Compare(a.Path, b.Path) })
 	res.Unreadable, res.UnreadablePaths = g.skipped.n, g.skipped.first
 	res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused()
-	res.Note = sentences{g.stopped, res.note(limit, size(t.lim.MaxReadBytes), g.skipped.sentence()), ig.sentence()}.in(call.Lang())
+	res.Note = sentences{g.stopped, res.note(limit, size(t.lim.MaxReadBytes), g.skipped.sentence()), ig.sentence()}.In(call.Lang())
 	return res, nil
 }
 

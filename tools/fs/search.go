@@ -55,9 +55,9 @@ func (r SearchFilesResult) Content() []server.Content {
 		sb.WriteByte('\n')
 	}
 	if r.Total == 0 {
-		sb.WriteString(say(msgSearchNone, lit(quote(r.Path)), lit(quoteText(r.Pattern))).in(r.lang) + "\n")
+		sb.WriteString(say(msgSearchNone, lit(quote(r.Path)), lit(quoteText(r.Pattern))).In(r.lang) + "\n")
 	} else {
-		sb.WriteString(counted(r.Total, msgSearchCountOne, msgSearchCount).in(r.lang) + "\n")
+		sb.WriteString(counted(r.Total, msgSearchCountOne, msgSearchCount).In(r.lang) + "\n")
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note + "\n")
@@ -142,7 +142,7 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 		notes = append(notes, say(msgNotSearched, skipped.sentence()))
 	}
 	res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused()
-	res.Note = append(notes, ig.sentence()).in(call.Lang())
+	res.Note = append(notes, ig.sentence()).In(call.Lang())
 	return res, nil
 }
 
@@ -150,6 +150,6 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 // language.
 func progress(call *server.Call, n int, msg message) {
 	if call != nil {
-		call.Progress(float64(n), 0, msg.in(call.Lang()))
+		call.Progress(float64(n), 0, msg.In(call.Lang()))
 	}
 }
