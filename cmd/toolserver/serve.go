@@ -257,4 +257,3 @@ func serveMetrics(addr string, m *metrics.Metrics, log zerolog.Logger) (func(), 
 	log.Info().Str("addr", ln.Addr().String()).Msg("serving metrics at /metrics")
 	return func() { _ = hs.Close() }, nil
 }
-
