@@ -71,11 +71,6 @@ const (
 	msgClassIdent
 
 	// Notes appended to the descriptions in input schemas.
-	msgDescClass
-	msgDescKeys
-	msgDescKeysValues
-	msgDescNote
-	msgDescOnly
 
 	numMsgs
 )
@@ -255,9 +250,4 @@ var catalog = i18n.Catalog[msgID]{
 
 	// The schema a model reads is in English; the Chinese entries keep the
 	// catalog complete.
-	msgDescClass:      {En: "{class}", Zh: "{class}"},
-	msgDescKeys:       {En: "keys: {limit}", Zh: "键：{limit}"},
-	msgDescKeysValues: {En: "keys: {limit}; values: {class}", Zh: "键：{limit}；值：{class}"},
-	msgDescNote:       {En: "{detail} ({limit})", Zh: "{detail}（{limit}）"},
-	msgDescOnly:       {En: "{detail}.", Zh: "{detail}。"},
 }

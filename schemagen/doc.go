@@ -94,10 +94,14 @@
 // without escapes, described as wildcards), text (anything except control characters other than tab,
 // newline and carriage return) or expr (an arithmetic expression's
 // alphabet). A string field without a chars tag is ident, the strictest.
-// The class is published as the string's "pattern" (unless the field has
-// its own pattern tag, which takes its place) and as a phrase appended to
-// the description, and Decode enforces it with a fast check whose error
-// names the first refused character and its position. A string with an
+// Decode enforces the class with a fast check whose error names the
+// first refused character and its position. The class is not published
+// in the document: a model reads every schema on every turn of a
+// conversation, and a class pattern cost more bytes than the rest of a
+// property (about 4 kB of toolserver's tool list), while what it rules
+// out (control characters, invisible characters, a lone '\') is what a
+// model sends by accident, and the error says what to fix. A pattern tag
+// the tool's author wrote is published. A string with an
 // enum needs no class: its values are checked against the class by New.
 // Map keys are ident unless keychars says otherwise. Values of any and
 // json.RawMessage fields are not checked: avoid them for untrusted text.

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/stdiotools/toolserver/internal/jsonwire"
-	"github.com/stdiotools/toolserver/security"
 )
 
 // document writes the schema document of the root node of a schema, input
@@ -102,12 +101,6 @@ func (w *docWriter) schema(b []byte, n *node, f *field) []byte {
 			key("additionalProperties")
 			b = w.schema(b, n.elem, nil)
 		}
-		if n.keyClass != "" {
-			key("propertyNames")
-			b = append(b, `{"pattern":`...)
-			b = appendString(b, n.keyClass.Pattern())
-			b = append(b, '}')
-		}
 	}
 	typ := n.kind.typeName()
 	if !n.nullable {
@@ -122,11 +115,10 @@ func (w *docWriter) schema(b []byte, n *node, f *field) []byte {
 	num("exclusiveMinimum", n.exclusiveMinimum)
 	count("maxLength", n.maxLength)
 	count("minLength", n.minLength)
-	switch {
-	case n.userPattern != "":
+	// A character class is enforced and not published (see "Character
+	// classes" in the package doc); a pattern the tool's author wrote is.
+	if n.userPattern != "" {
 		str("pattern", n.userPattern)
-	case n.class != "":
-		str("pattern", n.class.Pattern())
 	}
 	count("maxItems", n.maxItems)
 	count("minItems", n.minItems)
@@ -156,11 +148,7 @@ func (w *docWriter) schema(b []byte, n *node, f *field) []byte {
 		str("contentEncoding", "base64")
 	}
 	if f != nil {
-		desc := f.description
-		if w.input {
-			desc = describeClasses(desc, n)
-		}
-		str("description", desc)
+		str("description", f.description)
 		if f.hasDefault {
 			value("default", f.def)
 		}
@@ -213,41 +201,3 @@ func escapeInvisible(b []byte, start int) []byte {
 	return b
 }
 
-// describeClasses appends to a description the phrase of the character
-// class that applies to the strings of n (through arrays and pointers), and
-// for maps the class of the keys.
-func describeClasses(desc string, n *node) string {
-	for n.kind == jArray {
-		n = n.elem
-	}
-	var class, keys security.CharClass
-	if n.kind == jMap {
-		keys = n.keyClass
-		n = n.elem
-		for n.kind == jArray {
-			n = n.elem
-		}
-	}
-	if n.kind == jString {
-		class = n.class
-	}
-	p := &Problem{Detail: desc, Class: string(class), Limit: keys.Describe()}
-	var id msgID
-	switch {
-	case keys != "" && class != "":
-		id = msgDescKeysValues
-	case keys != "":
-		id = msgDescKeys
-	case class != "":
-		id = msgDescClass
-	default:
-		return desc
-	}
-	note := expand(catalog.Text(English, id), p, English)
-	if desc == "" {
-		r, size := utf8.DecodeRuneInString(note)
-		note = string(unicode.ToUpper(r)) + note[size:]
-		return expand(catalog.Text(English, msgDescOnly), &Problem{Detail: note}, English)
-	}
-	return expand(catalog.Text(English, msgDescNote), &Problem{Detail: desc, Limit: note}, English)
-}

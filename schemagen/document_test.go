@@ -51,7 +51,7 @@ func (ownSchema) JSONSchema() *invopop.Schema { return &invopop.Schema{Type: "st
 // pointers to any, of raw JSON or of typed values has one, as invopop
 // wrote them, so that saved schemas stay byte for byte what they were.
 func TestTheDocumentOfAMapSaysWhatItsValuesAre(t *testing.T) {
-	const keys = `"propertyNames":{"pattern":"^[A-Za-z0-9_-]+$"},"type":"object","description":"Keys: letters, digits, '_' and '-'."`
+	const keys = `"type":"object"`
 	for _, c := range []struct {
 		typ     reflect.Type
 		in, out string

@@ -41,7 +41,7 @@ func ExampleOf() {
 	}
 	fmt.Println(strings.HasSuffix(string(out), `"required":["query"],"title":"Search"}`))
 	// Output:
-	// query (string): Text to look for (any text except control characters other than tab and newline)
+	// query (string): Text to look for
 	// limit (integer): Most results
 	// sort (string): Order of the results
 	// limit from 1 to 100 by default 20
