@@ -200,4 +200,3 @@ func escapeInvisible(b []byte, start int) []byte {
 	}
 	return b
 }
-
