@@ -19,11 +19,11 @@ const progressEvery = 1000
 
 // SearchFilesArgs are the arguments of search_files.
 type SearchFilesArgs struct {
-	Path           string   `json:"path" chars:"path" default:"." description:"The directory to search below, relative to the root; \".\" is the root."`
-	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob matched against each path relative to path: * any characters but '/', ? one character, [abc] or [a-z] one of a set, {go,md} either word, ** any number of directories. A pattern without '/' matches names at any depth: *.go finds Go files everywhere; src/**/*_test.go only under src."`
-	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to skip, with what they hold, such as testdata or *.min.js; same rules as pattern."`
-	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also search .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are skipped otherwise."`
-	Sort           string   `json:"sort" enum:"path,modified" default:"path" description:"The order of the matches: path (sorted) or modified (newest first)."`
+	Path           string   `json:"path" chars:"path" default:"." description:"The directory to search below, relative to the root."`
+	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob of paths relative to path: * (not '/'), ?, [a-z], {go,md}, ** any directories. Without '/' it matches names at any depth: *.go everywhere, src/**/*_test.go only under src."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to skip with what they hold, such as testdata or *.min.js."`
+	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also search .git and ignored files."`
+	Sort           string   `json:"sort" enum:"path,modified" default:"path" description:"modified is newest first."`
 }
 
 // SearchFilesResult is the result of search_files.
@@ -75,9 +75,8 @@ func (t *toolset) addSearchFiles(s *server.Server) error {
 		Name:    "search_files",
 		Schemas: savedSchemas("search_files"),
 		Title:   "Find files by name",
-		Description: "Finds files and directories below path whose path matches a glob pattern: *.go finds Go files at any depth, src/**/*_test.go only under src, *.{png,jpg} either kind. " +
-			"Returns root-relative paths in sorted order, or newest first with sort modified, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. Symbolic links are not followed. " +
-			"It matches names only; to search inside files use grep. " + ignoreSentence,
+		Description: "Finds files and directories below path whose path matches a glob, by name only (to search contents use grep). " +
+			"Returns root-relative paths, directories ending in \"/\", by path or newest first, at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest; symbolic links are not followed. " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.searchFiles))
 }
