@@ -30,15 +30,15 @@ const (
 
 // GrepArgs are the arguments of grep.
 type GrepArgs struct {
-	Path           string `json:"path" chars:"path" default:"." description:"A file, or a directory to search below, relative to the root."`
-	Query          string `json:"query" chars:"text" minLength:"1" description:"Text to find within a line; with regex, RE2 syntax (no backreferences or lookaround)."`
+	Path           string `json:"path" chars:"path" default:"." description:"A file or a directory, relative to the root."`
+	Query          string `json:"query" chars:"text" minLength:"1" description:"Text to find in a line; with regex, RE2 (no backreferences or lookaround)."`
 	Regex          bool   `json:"regex,omitempty" description:"Treat query as a regular expression."`
 	IgnoreCase     bool   `json:"ignore_case,omitempty" description:"Ignore letter case."`
-	Glob           string `json:"glob,omitempty" chars:"glob" description:"Only files whose path matches, such as *.go or src/**/*.ts."`
+	Glob           string `json:"glob,omitempty" chars:"glob" description:"Only files whose path matches, such as *.go."`
 	MaxResults     int    `json:"max_results,omitempty" minimum:"1" description:"Most lines (or files) to return."`
 	IncludeIgnored bool   `json:"include_ignored,omitempty" description:"Also search .git and ignored files."`
 	Context        int    `json:"context,omitempty" minimum:"0" maximum:"10" description:"Lines to show around each match, as grep -C."`
-	Output         string `json:"output" enum:"lines,files,counts" default:"lines" description:"files: names of files with a match; counts: matching lines per file."`
+	Output         string `json:"output" enum:"lines,files,counts" default:"lines" description:"files: files with a match; counts: matching lines per file."`
 	Cursor         string `json:"cursor,omitempty" maxLength:"8000" description:"next_cursor of an earlier grep with the same arguments."`
 }
 
@@ -163,8 +163,9 @@ func (t *toolset) addGrep(s *server.Server) error {
 		Name:    "grep",
 		Schemas: savedSchemas("grep"),
 		Title:   "Search inside files",
-		Description: "Finds the lines that match query in a file or in the files below a directory, and returns path:line:text, or with output the files or counts; to find files by name use search_files. " +
-			"Skips binary files and files over " + descSize(t.lim.MaxReadBytes) + ". At most " + strconv.Itoa(t.lim.MaxResults) + " results, in path and line order, with next_cursor for more. " + ignoreSentence,
+		Description: "Finds the lines matching query in a file or the files below a directory; returns path:line:text (or files or counts, by output), " +
+			"at most " + strconv.Itoa(t.lim.MaxResults) + " in path order, with next_cursor for more. To find files by name use search_files. " +
+			"Skips binary files and files over " + descSize(t.lim.MaxReadBytes) + ". " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.grep))
 }

@@ -22,10 +22,10 @@ import (
 // ListDirectoryArgs are the arguments of list_directory.
 type ListDirectoryArgs struct {
 	Path   string `json:"path" chars:"path" default:"." description:"Relative to the root."`
-	Sizes  bool   `json:"sizes,omitempty" description:"Also give file sizes in bytes and their total."`
+	Sizes  bool   `json:"sizes,omitempty" description:"Also give file sizes and their total."`
 	Sort   string `json:"sort" enum:"name,size,modified" default:"name" description:"name A to Z, size largest first, modified newest first."`
 	Offset int    `json:"offset,omitempty" minimum:"0" description:"Entries to skip; to read on, prefer cursor."`
-	Cursor string `json:"cursor,omitempty" maxLength:"2000" description:"The cursor the previous listing's note gives, with the same sort."`
+	Cursor string `json:"cursor,omitempty" maxLength:"2000" description:"From the previous listing's note; keep the same sort."`
 }
 
 // ListEntry is one entry of a directory.

@@ -23,11 +23,11 @@ const readChunk = 64 << 10
 type ReadFileArgs struct {
 	Path   string `json:"path" chars:"path" minLength:"1" description:"Relative to the root, such as src/main.go."`
 	Offset int    `json:"offset,omitempty" minimum:"1" description:"The first line to return, from 1."`
-	Limit  int    `json:"limit,omitempty" minimum:"1" description:"How many lines to return from offset (default: to the end)."`
-	Head   int    `json:"head,omitempty" minimum:"1" description:"Only the first head lines; not with tail, offset or limit."`
-	Tail   int    `json:"tail,omitempty" minimum:"1" description:"Only the last tail lines; not with head, offset or limit."`
+	Limit  int    `json:"limit,omitempty" minimum:"1" description:"Lines to return from offset (default: all)."`
+	Head   int    `json:"head,omitempty" minimum:"1" description:"First N lines only; not with tail, offset or limit."`
+	Tail   int    `json:"tail,omitempty" minimum:"1" description:"Last N lines only; not with head, offset or limit."`
 	// LineNumbers numbers the lines as cat -n does.
-	LineNumbers bool `json:"line_numbers,omitempty" description:"Put each line's number and a tab before it, as cat -n."`
+	LineNumbers bool `json:"line_numbers,omitempty" description:"Number the lines, as cat -n."`
 }
 
 // Validate refuses head and tail together, and either of them with offset
@@ -123,9 +123,8 @@ func (t *toolset) addReadFile(s *server.Server) error {
 		Name:    "read_file",
 		Schemas: savedSchemas("read_file"),
 		Title:   "Read a file",
-		Description: "Reads one file: its text exactly as stored, or a PNG, JPEG, GIF or WebP image or WAV, MP3, Ogg or FLAC audio; other binary files are refused. " +
-			"Returns at most " + descSize(t.lim.MaxReadBytes) + " a call, with a note on how to read on: page with offset and limit, or take head or tail. " +
-			"Invalid UTF-8 becomes U+FFFD. For several known files use read_multiple_files; to find text, grep.",
+		Description: "Reads a file: its text exactly as stored, or a PNG, JPEG, GIF or WebP image or WAV, MP3, Ogg or FLAC audio (other binary files are refused). " +
+			"Returns at most " + descSize(t.lim.MaxReadBytes) + " a call, with a note on reading on by offset and limit. For several known files use read_multiple_files; to find text, grep.",
 		Level: security.Read,
 	}, speak(func(ctx context.Context, call *server.Call, in ReadFileArgs) (ReadFileResult, error) {
 		rel, err := t.sb.Resolve(in.Path)

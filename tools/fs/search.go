@@ -19,9 +19,9 @@ const progressEvery = 1000
 
 // SearchFilesArgs are the arguments of search_files.
 type SearchFilesArgs struct {
-	Path           string   `json:"path" chars:"path" default:"." description:"The directory to search below, relative to the root."`
-	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob of paths relative to path: * (not '/'), ?, [a-z], {go,md}, ** any directories. Without '/' it matches names at any depth: *.go everywhere, src/**/*_test.go only under src."`
-	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to skip with what they hold, such as testdata or *.min.js."`
+	Path           string   `json:"path" chars:"path" default:"." description:"Relative to the root."`
+	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob of paths below path: * (not /), ?, [a-z], {go,md}, ** (any directories). Without / it matches names at any depth (*.go); with /, whole paths (src/**/*.go)."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to skip with their contents, such as testdata."`
 	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also search .git and ignored files."`
 	Sort           string   `json:"sort" enum:"path,modified" default:"path" description:"modified is newest first."`
 }

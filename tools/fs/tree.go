@@ -15,9 +15,9 @@ import (
 
 // DirectoryTreeArgs are the arguments of directory_tree.
 type DirectoryTreeArgs struct {
-	Path           string   `json:"path" chars:"path" default:"." description:"The top directory, relative to the root."`
-	Depth          int      `json:"depth" default:"3" minimum:"1" maximum:"100" description:"Levels below path to show; 1 shows only its entries."`
-	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to leave out with what they hold, such as node_modules or **/*.log; without '/', matched against names."`
+	Path           string   `json:"path" chars:"path" default:"." description:"Relative to the root."`
+	Depth          int      `json:"depth" default:"3" minimum:"1" maximum:"100" description:"Levels below path; 1 lists only its entries."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to leave out with their contents, such as node_modules or **/*.log."`
 	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also show .git and ignored files."`
 }
 
