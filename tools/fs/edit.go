@@ -56,7 +56,7 @@ type EditFileResult struct {
 	Applied       int          `json:"applied" description:"How many edits were applied: all of them, or the call fails."`
 	Replacements  int          `json:"replacements" description:"How many replacements the edits made: one an edit, or as many as old_text occurred for an edit with replace_all."`
 	FuzzyMatches  []FuzzyMatch `json:"fuzzy_matches" description:"The edits that matched only when whitespace at the start and end of lines was ignored; check their part of the diff."`
-	Diff          string       `json:"diff" description:"The change as a unified diff with 3 lines of context; empty when the edits change nothing. Cut after whole lines at 64 KiB (or the read limit, if lower), and then diff_truncated and note are set."`
+	Diff          string       `json:"diff" description:"The change as a unified diff with 3 lines of context; empty when nothing changes. Cut after whole lines at 64 KiB or the read limit, setting diff_truncated and note."`
 	DiffBytes     int          `json:"diff_bytes,omitempty" description:"The size of the whole diff, set when it was cut."`
 	DiffTruncated bool         `json:"diff_truncated,omitempty" description:"True when diff holds only the start of the diff."`
 	Note          string       `json:"note,omitempty" description:"When the diff was cut: how much of it is shown, and the line to read on from with read_file's offset."`
@@ -117,7 +117,7 @@ func (t *toolset) addEditFile(s *server.Server) error {
 		Schemas: savedSchemas("edit_file"),
 		Title:   "Edit a file",
 		Description: "Changes a text file by exact replacement: each edit's old_text, found once (or every time, with replace_all), becomes new_text; edits apply in order, all or none. " +
-			"With no exact match, the one place that matches with whitespace at line ends ignored is used, and new_text re-indented. " +
+			"With no exact match, the one place that matches with leading and trailing whitespace of lines ignored is used, and new_text re-indented. " +
 			"Returns a unified diff, cut past " + descSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". Prefer it to write_file for existing files. Files up to " + descSize(t.lim.MaxEditBytes) + ".",
 		Level:       security.Write,
 		Targets:     []string{"path"},

@@ -69,12 +69,12 @@ type GrepResult struct {
 	FilesMatched    int            `json:"files_matched" description:"How many files had a match, among those read (once max_results is reached, a file that sorts after every result kept is not read)."`
 	SkippedBinary   int            `json:"skipped_binary,omitempty" description:"Files skipped as binary: images, audio, and files with a NUL byte near the start."`
 	SkippedLarge    int            `json:"skipped_large,omitempty" description:"Files skipped for being larger than the read limit."`
-	Unreadable      int            `json:"unreadable,omitempty" description:"Files and directories that could not be read, or whose path could not be used (too deep, or a name the path tools refuse), and were skipped."`
+	Unreadable      int            `json:"unreadable,omitempty" description:"Files and directories skipped because they could not be read or their path could not be used."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the entries counted in unreadable, and why each was skipped."`
 	Truncated       bool           `json:"truncated" description:"True when more results may follow than were returned; next_cursor reads on."`
-	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most one call visits or reads, before it was done: the entry it stopped at."`
-	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
-	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
+	StoppedAt       string         `json:"stopped_at,omitempty" description:"The entry the search stopped at, when it reached the most one call visits or reads."`
+	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored (.git, and what ignore files exclude); a directory counts once."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files not applied, so what they exclude was searched, and why."`
 	Note            string         `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
 
 	context int // the lines of context asked for: groups apart are set off by "--"

@@ -27,7 +27,7 @@ type MoveFileResult struct {
 	Destination string `json:"destination" description:"The new path, relative to the root."`
 	Type        string `json:"type" description:"What was moved: file, dir, symlink or other."`
 	Replaced    bool   `json:"replaced" description:"True when a file at destination was replaced."`
-	Copied      bool   `json:"copied,omitempty" description:"True when source and destination are on different file systems, so that the move was (or, in a dry run, would be) a copy followed by the deletion of the original."`
+	Copied      bool   `json:"copied,omitempty" description:"True when the move crossed file systems: a copy, then the deletion of the original."`
 	DryRun      bool   `json:"dry_run,omitempty" description:"True when nothing was moved because dry_run was set."`
 
 	summary message

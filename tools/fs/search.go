@@ -33,11 +33,11 @@ type SearchFilesResult struct {
 	Matches         []string       `json:"matches" description:"The matching paths, relative to the root, in the order sort asks for; directories end in \"/\"."`
 	Total           int            `json:"total" description:"How many entries match, shown or not."`
 	Truncated       bool           `json:"truncated" description:"True when more entries match than are shown."`
-	Unreadable      int            `json:"unreadable,omitempty" description:"Directories that could not be read, or whose path could not be used (deeper than the path limit, or a name the path tools refuse): what they hold was not searched."`
-	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most entries one call visits, before it was done: the entry it stopped at."`
+	Unreadable      int            `json:"unreadable,omitempty" description:"Directories that could not be read or whose path could not be used, so were not searched."`
+	StoppedAt       string         `json:"stopped_at,omitempty" description:"The entry the search stopped at, when it reached the most one call visits."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the directories counted in unreadable, and why each was skipped."`
-	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
-	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
+	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored (.git, and what ignore files exclude); a directory counts once."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files not applied, so what they exclude was searched, and why."`
 	Note            string         `json:"note,omitempty" description:"What was left out."`
 
 	inLang

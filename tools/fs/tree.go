@@ -33,8 +33,8 @@ type DirectoryTreeResult struct {
 	Truncated bool   `json:"truncated" description:"True when the tree was cut at the entry limit."`
 	// Ignored counts the entries of the levels read, not those of deeper
 	// ones.
-	Ignored         int            `json:"ignored,omitempty" description:"Entries left out as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude, on the levels shown. An ignored directory counts once."`
-	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude is shown, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
+	Ignored         int            `json:"ignored,omitempty" description:"Entries left out as ignored (.git, and what ignore files exclude) on the levels shown; a directory counts once."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files not applied, so what they exclude is shown, and why."`
 	Note            string         `json:"note,omitempty" description:"What was left out and how to see it."`
 
 	// Tree is the tree as indented text, sent as content only.
