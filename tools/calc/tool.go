@@ -9,15 +9,15 @@ import (
 
 // Args are the arguments of the calc tool.
 type Args struct {
-	Expr      string `json:"expr" chars:"expr" minLength:"1" maxLength:"4096" description:"The arithmetic expression, e.g. (1+2)*3/7 or sqrt(2)^2. Operators + - * / % ^ (or **), parentheses, decimals, scientific notation (1.5e3); functions sqrt abs floor ceil round min max; constants pi and e."`
-	Precision int    `json:"precision" default:"30" minimum:"1" maximum:"1000" description:"Significant digits of the answer when it cannot be written exactly (a repeating decimal, an irrational number)."`
+	Expr      string `json:"expr" chars:"expr" minLength:"1" maxLength:"4096" description:"Such as (1+2)*3/7 or sqrt(2)^2: + - * / % ^ (or **), parentheses, 1.5e3, sqrt abs floor ceil round min max, pi, e."`
+	Precision int    `json:"precision" default:"30" minimum:"1" maximum:"1000" description:"Significant digits of an answer that is not exact."`
 }
 
 // Result is what the calc tool returns.
 type Result struct {
-	Value     string `json:"value" description:"The result in decimal. Every digit is shown when exact is true."`
-	Exact     bool   `json:"exact" description:"True when value is exactly the result; false when it was rounded to precision significant digits."`
-	Precision int    `json:"precision,omitempty" description:"The number of significant digits value was rounded to; absent when exact."`
+	Value     string `json:"value" description:"The result in decimal, every digit when exact."`
+	Exact     bool   `json:"exact" description:"False when value was rounded to precision significant digits."`
+	Precision int    `json:"precision,omitempty" description:"The significant digits value was rounded to; absent when exact."`
 }
 
 // Register adds the calc tool to s, with the default limits.
@@ -31,10 +31,8 @@ func RegisterWith(s *server.Server, lim Limits) error {
 		Name:    "calc",
 		Schemas: savedSchemas("calc"),
 		Title:   "Exact calculator",
-		Description: "Evaluates an arithmetic expression exactly, with rational arithmetic instead of floating point: " +
-			"0.1+0.2 is 0.3 and big integers keep every digit. Use it for any arithmetic instead of computing in your head. " +
-			"Results that cannot be written exactly are rounded to precision significant digits and marked exact=false. " +
-			"Division by zero and syntax errors are reported with the column.",
+		Description: "Evaluates arithmetic exactly, in rationals rather than floating point (0.1+0.2 is 0.3). " +
+			"Use it for any arithmetic instead of working it out yourself. Returns value, and exact=false when rounded to precision digits; errors give the column.",
 		Level: security.Read,
 	}, func(ctx context.Context, call *server.Call, in Args) (Result, error) {
 		v, err := eval(in.Expr, in.Precision, lim)

@@ -94,12 +94,10 @@ func (t *toolset) addListAllowed(s *server.Server) error {
 // allowedDescription is the description of list_allowed_directories.
 func (t *toolset) allowedDescription() string {
 	if t.sb.Multi() {
-		return "Lists the roots the file tools work in (each with its name, whether it is read-only, and the directories that may be used) and says how paths are written: " +
-			"\"NAME:/PATH\" in the root NAME, such as " + quote(t.example()) + ", and a plain relative path in the first root. " +
-			"Call it first when unsure which paths are valid; then list_directory or directory_tree to look inside."
+		return "Lists the roots the file tools work in (name, whether read-only, directories allowed) and how paths are written: " +
+			"\"NAME:/PATH\" in root NAME, such as " + quote(t.example()) + ", or a relative path in the first root. Call it when unsure which paths are valid."
 	}
-	return "Lists the directories the file tools may read and change (\".\" means the whole root) and says how paths are written. " +
-		"Call it first when unsure which paths are valid; then list_directory or directory_tree to look inside."
+	return "Lists the directories the file tools may read and change (\".\" is the whole root) and how paths are written. Call it first when unsure which paths are valid."
 }
 
 // example returns a path in the second root, for the descriptions.

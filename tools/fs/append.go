@@ -11,10 +11,10 @@ import (
 
 // AppendFileArgs are the arguments of append_file.
 type AppendFileArgs struct {
-	Path            string `json:"path" chars:"path" minLength:"1" description:"The text file to add to, relative to the root; created if missing, in an existing directory."`
-	Content         string `json:"content" chars:"text" description:"The text to add at the end, exactly as given (no newline is added)."`
-	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"The file's version as last read or written; if it changed since, nothing is written."`
-	DryRun          bool   `json:"dry_run,omitempty" description:"Check everything and report what would be added, without writing."`
+	Path            string `json:"path" chars:"path" minLength:"1" description:"Relative to the root; created if missing."`
+	Content         string `json:"content" chars:"text" description:"Text to add, exactly as given (no newline added)."`
+	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; if the file changed since, nothing is written."`
+	DryRun          bool   `json:"dry_run,omitempty" description:"Report what would be added."`
 }
 
 // Validate refuses an expected_version that is not a version.
@@ -55,10 +55,8 @@ func (t *toolset) addAppendFile(s *server.Server) error {
 		Name:    "append_file",
 		Schemas: savedSchemas("append_file"),
 		Title:   "Append to a file",
-		Description: "Adds text to the end of a text file without rewriting it, creating the file if missing (its directory must exist): for logs, notes and lists. " +
-			"A reader at the same moment may see part of the text at the end; a failed append is cut back, so the file keeps all of it or none. " +
-			"The file may reach " + byteSize(t.lim.MaxWriteBytes) + ". Pass the version read_file gave as expected_version to append only if the file is unchanged. " +
-			"dry_run reports what would happen without writing.",
+		Description: "Adds text to the end of a text file, creating it if missing (its directory must exist): for logs, notes and lists, rather than rewriting with write_file. " +
+			"A failed append is cut back. The file may reach " + descSize(t.lim.MaxWriteBytes) + ".",
 		Level:   security.Write,
 		Targets: []string{"path"},
 		DryRun:  "dry_run",

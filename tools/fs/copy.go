@@ -17,10 +17,10 @@ import (
 
 // CopyFileArgs are the arguments of copy_file.
 type CopyFileArgs struct {
-	Source      string `json:"source" chars:"path" minLength:"1" description:"The file or directory to copy, relative to the root."`
-	Destination string `json:"destination" chars:"path" minLength:"1" description:"The path of the copy, relative to the root, name included (to copy a.txt into docs, give docs/a.txt). Its directory must exist."`
-	Overwrite   bool   `json:"overwrite,omitempty" description:"Replace a file already at destination (default false: an existing destination is an error). Directories are never replaced or merged."`
-	DryRun      bool   `json:"dry_run,omitempty" description:"Check everything and report what would be copied, without copying."`
+	Source      string `json:"source" chars:"path" minLength:"1" description:"Relative to the root."`
+	Destination string `json:"destination" chars:"path" minLength:"1" description:"Full path of the copy (docs/a.txt, not docs); its directory must exist."`
+	Overwrite   bool   `json:"overwrite,omitempty" description:"Replace a file at destination; never a directory."`
+	DryRun      bool   `json:"dry_run,omitempty" description:"Report what would be copied."`
 }
 
 // CopyFileResult is the result of copy_file.
@@ -51,10 +51,8 @@ func (t *toolset) addCopyFile(s *server.Server) error {
 		Name:    "copy_file",
 		Schemas: savedSchemas("copy_file"),
 		Title:   "Copy a file or directory",
-		Description: fmt.Sprintf("Copies a file, or a directory with everything in it, to a new path within the root. Each file is written atomically and keeps its permissions. "+
-			"destination is the full path of the copy; its directory must exist. An existing destination is an error unless overwrite is true, which replaces a file (never a directory). "+
-			"One call copies at most %s (a file's full size, though holes in sparse files are kept as holes) and, for a directory, %d entries; symbolic links and special files inside a directory are skipped and listed. "+
-			"dry_run reports what would be copied.", byteSize(t.lim.MaxWriteBytes), t.lim.MaxResults),
+		Description: fmt.Sprintf("Copies a file, or a directory with all it holds, within the root; each file atomically, with its permissions. "+
+			"Symbolic links and special files in a directory are skipped and listed. At most %s and %d entries a call.", descSize(t.lim.MaxWriteBytes), t.lim.MaxResults),
 		Level:       security.Write,
 		Targets:     []string{"source", "destination"},
 		DryRun:      "dry_run",

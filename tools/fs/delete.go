@@ -15,9 +15,9 @@ import (
 
 // DeleteFileArgs are the arguments of delete_file.
 type DeleteFileArgs struct {
-	Path      string `json:"path" chars:"path" minLength:"1" description:"The file or directory to delete, relative to the root."`
-	Recursive bool   `json:"recursive,omitempty" description:"Required to delete a directory that is not empty, with everything in it."`
-	DryRun    bool   `json:"dry_run,omitempty" description:"List what would be deleted (how many files and directories, how many bytes) without deleting anything."`
+	Path      string `json:"path" chars:"path" minLength:"1" description:"Relative to the root."`
+	Recursive bool   `json:"recursive,omitempty" description:"Needed to delete a directory that is not empty, with all it holds."`
+	DryRun    bool   `json:"dry_run,omitempty" description:"Report what would be deleted (counts, bytes, paths) without deleting."`
 }
 
 // DeleteFileResult is the result of delete_file.
@@ -62,8 +62,8 @@ func (t *toolset) addDeleteFile(s *server.Server) error {
 		Name:    "delete_file",
 		Schemas: savedSchemas("delete_file"),
 		Title:   "Delete a file or directory",
-		Description: "Deletes a file, a symbolic link (not what it points to), an empty directory, or, with recursive true, a directory and everything in it. This cannot be undone. " +
-			"The root itself is never deleted. Run it with dry_run true first to see how many files and bytes would go and which paths.",
+		Description: "Deletes a file, a symbolic link (not its target), an empty directory, or with recursive a directory and all it holds; it cannot be undone, and the root is never deleted. " +
+			"Try dry_run first to see what would go.",
 		Level:       security.Admin,
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",

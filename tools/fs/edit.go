@@ -23,18 +23,18 @@ const maxLinesListed = 10
 
 // Edit is one replacement of edit_file.
 type Edit struct {
-	OldText string `json:"old_text" chars:"text" minLength:"1" description:"The text to replace, copied exactly from the file, indentation and line breaks included; it must occur exactly once unless replace_all is set, so include enough surrounding lines to make it unique."`
-	NewText string `json:"new_text" chars:"text" description:"The text to put in its place; empty to delete old_text."`
+	OldText string `json:"old_text" chars:"text" minLength:"1" description:"Copied exactly from the file, indentation included; must occur once unless replace_all, so include enough lines to be unique."`
+	NewText string `json:"new_text" chars:"text" description:"Its replacement; empty deletes old_text."`
 	// ReplaceAll replaces every occurrence of OldText.
-	ReplaceAll bool `json:"replace_all,omitempty" description:"Replace every occurrence of old_text, such as to rename a variable, rather than require exactly one."`
+	ReplaceAll bool `json:"replace_all,omitempty" description:"Replace every occurrence (to rename, say), not just one."`
 }
 
 // EditFileArgs are the arguments of edit_file.
 type EditFileArgs struct {
-	Path            string `json:"path" chars:"path" minLength:"1" description:"The text file to edit, relative to the root."`
-	Edits           []Edit `json:"edits" minItems:"1" maxItems:"50" description:"The replacements, applied in order, each to the text the ones before it left."`
-	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"The file's version as last read or written; if it changed since, nothing is written."`
-	DryRun          bool   `json:"dry_run,omitempty" description:"Return the diff the edits would make without writing the file."`
+	Path            string `json:"path" chars:"path" minLength:"1" description:"Relative to the root."`
+	Edits           []Edit `json:"edits" minItems:"1" maxItems:"50" description:"Applied in order, each to the result of those before."`
+	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; if the file changed since, nothing is written."`
+	DryRun          bool   `json:"dry_run,omitempty" description:"Return the diff without writing."`
 }
 
 // Validate refuses an expected_version that is not a version.
@@ -56,7 +56,7 @@ type EditFileResult struct {
 	Applied       int          `json:"applied" description:"How many edits were applied: all of them, or the call fails."`
 	Replacements  int          `json:"replacements" description:"How many replacements the edits made: one an edit, or as many as old_text occurred for an edit with replace_all."`
 	FuzzyMatches  []FuzzyMatch `json:"fuzzy_matches" description:"The edits that matched only when whitespace at the start and end of lines was ignored; check their part of the diff."`
-	Diff          string       `json:"diff" description:"The change as a unified diff with 3 lines of context; empty when the edits change nothing. Cut after whole lines at 64 KiB (or the read limit, if lower), and then diff_truncated and note are set."`
+	Diff          string       `json:"diff" description:"The change as a unified diff with 3 lines of context; empty when nothing changes. Cut after whole lines at 64 KiB or the read limit, setting diff_truncated and note."`
 	DiffBytes     int          `json:"diff_bytes,omitempty" description:"The size of the whole diff, set when it was cut."`
 	DiffTruncated bool         `json:"diff_truncated,omitempty" description:"True when diff holds only the start of the diff."`
 	Note          string       `json:"note,omitempty" description:"When the diff was cut: how much of it is shown, and the line to read on from with read_file's offset."`
@@ -116,12 +116,9 @@ func (t *toolset) addEditFile(s *server.Server) error {
 		Name:    "edit_file",
 		Schemas: savedSchemas("edit_file"),
 		Title:   "Edit a file",
-		Description: "Changes parts of a text file: each edit replaces old_text, which must occur exactly once, with new_text; edits apply in order and all succeed or none is written. " +
-			"Returns a unified diff of the change, cut with a note past " + byteSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". The write is atomic and keeps the file's permissions; CRLF files stay CRLF, and old_text written with plain line breaks matches them. " +
-			"If old_text occurs nowhere exactly but matches exactly one place when the whitespace at the start and end of each line is ignored, that place is used, new_text is re-indented to match, and the result says so. " +
-			"Occurring more than once is an error that names the lines: add surrounding lines to old_text to make it unique, or set replace_all to replace every occurrence. " +
-			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxEditBytes) + ". " +
-			"Pass the version read_file gave as expected_version to edit only what you read.",
+		Description: "Changes a text file by exact replacement: each edit's old_text, found once (or every time, with replace_all), becomes new_text; edits apply in order, all or none. " +
+			"With no exact match, the one place that matches with leading and trailing whitespace of lines ignored is used, and new_text re-indented. " +
+			"Returns a unified diff, cut past " + descSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". Prefer it to write_file for existing files. Files up to " + descSize(t.lim.MaxEditBytes) + ".",
 		Level:       security.Write,
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",

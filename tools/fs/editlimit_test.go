@@ -65,7 +65,7 @@ func TestEditFileDefaultLimitIs16MiB(t *testing.T) {
 	}
 	for _, tool := range e.srv.Tools() {
 		if tool.Name == "edit_file" {
-			wantContains(t, tool.Description, "Files up to 16777216 bytes (16.0 MiB).")
+			wantContains(t, tool.Description, "Files up to 16 MiB.")
 		}
 	}
 	at := "A" + strings.Repeat("x\n", 8<<20)[1:]

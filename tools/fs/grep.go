@@ -30,16 +30,16 @@ const (
 
 // GrepArgs are the arguments of grep.
 type GrepArgs struct {
-	Path           string `json:"path" chars:"path" default:"." description:"The file, or the directory to search below, relative to the root; \".\" is the root."`
-	Query          string `json:"query" chars:"text" minLength:"1" description:"The text to find within single lines; with regex, a regular expression in RE2 syntax (no backreferences or lookaround)."`
-	Regex          bool   `json:"regex,omitempty" description:"Treat query as a regular expression instead of plain text."`
-	IgnoreCase     bool   `json:"ignore_case,omitempty" description:"Match letters regardless of case."`
-	Glob           string `json:"glob,omitempty" chars:"glob" description:"Only search files whose path matches this glob, such as *.go or src/**/*.ts (a pattern without '/' matches names at any depth)."`
-	MaxResults     int    `json:"max_results,omitempty" minimum:"1" description:"The most matching lines (or files, with output files or counts) to return; default and maximum set by the server."`
-	IncludeIgnored bool   `json:"include_ignored,omitempty" description:"Also search .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are skipped otherwise (a file named as path is always searched)."`
-	Context        int    `json:"context,omitempty" minimum:"0" maximum:"10" description:"Lines to show before and after each matching line, as grep -C."`
-	Output         string `json:"output" enum:"lines,files,counts" default:"lines" description:"lines: the matching lines; files: only the files with a match; counts: how many lines match in each file."`
-	Cursor         string `json:"cursor,omitempty" maxLength:"8000" description:"The next_cursor of an earlier grep with the same arguments, to read the results after its last one."`
+	Path           string `json:"path" chars:"path" default:"." description:"A file or a directory, relative to the root."`
+	Query          string `json:"query" chars:"text" minLength:"1" description:"Text to find in a line; with regex, RE2 (no backreferences or lookaround)."`
+	Regex          bool   `json:"regex,omitempty" description:"Treat query as a regular expression."`
+	IgnoreCase     bool   `json:"ignore_case,omitempty" description:"Ignore letter case."`
+	Glob           string `json:"glob,omitempty" chars:"glob" description:"Only files whose path matches, such as *.go."`
+	MaxResults     int    `json:"max_results,omitempty" minimum:"1" description:"Most lines (or files) to return."`
+	IncludeIgnored bool   `json:"include_ignored,omitempty" description:"Also search .git and ignored files."`
+	Context        int    `json:"context,omitempty" minimum:"0" maximum:"10" description:"Lines to show around each match, as grep -C."`
+	Output         string `json:"output" enum:"lines,files,counts" default:"lines" description:"files: files with a match; counts: matching lines per file."`
+	Cursor         string `json:"cursor,omitempty" maxLength:"8000" description:"next_cursor of an earlier grep with the same arguments."`
 }
 
 // GrepMatch is one matching line.
@@ -69,12 +69,12 @@ type GrepResult struct {
 	FilesMatched    int            `json:"files_matched" description:"How many files had a match, among those read (once max_results is reached, a file that sorts after every result kept is not read)."`
 	SkippedBinary   int            `json:"skipped_binary,omitempty" description:"Files skipped as binary: images, audio, and files with a NUL byte near the start."`
 	SkippedLarge    int            `json:"skipped_large,omitempty" description:"Files skipped for being larger than the read limit."`
-	Unreadable      int            `json:"unreadable,omitempty" description:"Files and directories that could not be read, or whose path could not be used (too deep, or a name the path tools refuse), and were skipped."`
+	Unreadable      int            `json:"unreadable,omitempty" description:"Files and directories skipped because they could not be read or their path could not be used."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the entries counted in unreadable, and why each was skipped."`
 	Truncated       bool           `json:"truncated" description:"True when more results may follow than were returned; next_cursor reads on."`
-	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most one call visits or reads, before it was done: the entry it stopped at."`
-	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
-	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
+	StoppedAt       string         `json:"stopped_at,omitempty" description:"The entry the search stopped at, when it reached the most one call visits or reads."`
+	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored (.git, and what ignore files exclude); a directory counts once."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files not applied, so what they exclude was searched, and why."`
 	Note            string         `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
 
 	context int // the lines of context asked for: groups apart are set off by "--"
@@ -163,11 +163,9 @@ func (t *toolset) addGrep(s *server.Server) error {
 		Name:    "grep",
 		Schemas: savedSchemas("grep"),
 		Title:   "Search inside files",
-		Description: "Finds the lines that contain query in one file or in every file below a directory, and returns them as path:line:text, long lines shortened around the match. " +
-			"query is plain text unless regex is set (RE2 syntax); ignore_case ignores letter case; glob limits the files searched, such as *.go. " +
-			"Binary files and files larger than " + byteSize(t.lim.MaxReadBytes) + " are skipped and counted; symbolic links are not followed. " +
-			"context shows lines around each match; output files lists only the files with a match, counts how many lines match in each. " +
-			"Returns at most " + strconv.Itoa(t.lim.MaxResults) + " results (max_results lowers that), in path and line order, with a next_cursor to read on. To find files by name use search_files. " + ignoreSentence,
+		Description: "Finds the lines matching query in a file or the files below a directory; returns path:line:text (or files or counts, by output), " +
+			"at most " + strconv.Itoa(t.lim.MaxResults) + " in path order, with next_cursor for more. To find files by name use search_files. " +
+			"Skips binary files and files over " + descSize(t.lim.MaxReadBytes) + ". " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.grep))
 }

@@ -198,4 +198,4 @@ func (ig *ignorer) count() int {
 
 // ignoreSentence is what the description of a tool that skips ignored
 // entries says about it.
-const ignoreSentence = "Skips .git and what .gitignore, .ignore and .git/info/exclude exclude, and says how many; include_ignored: true includes them."
+const ignoreSentence = "Skips .git and ignored files (.gitignore, .ignore) unless include_ignored."

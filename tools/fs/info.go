@@ -15,7 +15,7 @@ import (
 
 // GetFileInfoArgs are the arguments of get_file_info.
 type GetFileInfoArgs struct {
-	Path string `json:"path" chars:"path" minLength:"1" description:"The file, directory or link to describe, relative to the root."`
+	Path string `json:"path" chars:"path" minLength:"1" description:"Relative to the root."`
 }
 
 // FileInfo is the result of get_file_info.
@@ -48,9 +48,8 @@ func (t *toolset) addFileInfo(s *server.Server) error {
 		Name:    "get_file_info",
 		Schemas: savedSchemas("get_file_info"),
 		Title:   "Describe a file",
-		Description: "Describes one file, directory or symbolic link without reading it whole: type, size, permissions (such as 0644), modification time (and access and creation times where recorded), " +
-			"for a symbolic link where it points if that is inside the root, for a directory how many entries it holds, for a file its media type and, for text up to " + byteSize(t.lim.MaxReadBytes) + ", its lines and characters. " +
-			"Use it to check a file before reading it, or to learn what a binary file is.",
+		Description: "Describes a file, directory or symbolic link without reading it: type, size, permissions, times, a link's target, a directory's entry count, " +
+			"a file's media type and, for text up to " + descSize(t.lim.MaxReadBytes) + ", lines and characters. Use it before reading a large or binary file.",
 		Level: security.Read,
 	}, speak(t.fileInfo))
 }

@@ -21,11 +21,11 @@ import (
 
 // ListDirectoryArgs are the arguments of list_directory.
 type ListDirectoryArgs struct {
-	Path   string `json:"path" chars:"path" default:"." description:"The directory to list, relative to the root; \".\" is the root."`
-	Sizes  bool   `json:"sizes,omitempty" description:"Also give each file's size in bytes, and the total."`
-	Sort   string `json:"sort" enum:"name,size,modified" default:"name" description:"The order: name (A to Z), size (largest first) or modified (newest first)."`
-	Offset int    `json:"offset,omitempty" minimum:"0" description:"How many entries, in that order, to skip. To see the rest of a directory longer than one listing, prefer the cursor the previous listing's note gives."`
-	Cursor string `json:"cursor,omitempty" maxLength:"2000" description:"Where the page starts: the cursor the previous listing's note gives, passed unchanged with the same sort."`
+	Path   string `json:"path" chars:"path" default:"." description:"Relative to the root."`
+	Sizes  bool   `json:"sizes,omitempty" description:"Also give file sizes and their total."`
+	Sort   string `json:"sort" enum:"name,size,modified" default:"name" description:"name A to Z, size largest first, modified newest first."`
+	Offset int    `json:"offset,omitempty" minimum:"0" description:"Entries to skip; to read on, prefer cursor."`
+	Cursor string `json:"cursor,omitempty" maxLength:"2000" description:"From the previous listing's note; keep the same sort."`
 }
 
 // ListEntry is one entry of a directory.
@@ -137,10 +137,9 @@ func (t *toolset) addListDirectory(s *server.Server) error {
 		Name:    "list_directory",
 		Schemas: savedSchemas("list_directory"),
 		Title:   "List a directory",
-		Description: "Lists the entries of one directory, one a line: directories end in \"/\", symbolic links in \"@\" (not followed), special files in \"|\", then the counts. " +
-			"sizes adds file sizes and the total; sort orders by name, size (largest first) or modified (newest first). " +
-			"Shows at most " + strconv.Itoa(t.lim.MaxListEntries) + " entries, with a note on the rest. " +
-			"For several levels at once use directory_tree; to find files by name anywhere below use search_files.",
+		Description: "Lists one directory, an entry a line (directories end in \"/\", symbolic links in \"@\", special files in \"|\"), then the counts; " +
+			"at most " + strconv.Itoa(t.lim.MaxListEntries) + " entries, with a cursor in the note for the rest. " +
+			"For several levels use directory_tree; to find files by name, search_files.",
 		Level: security.Read,
 	}, speak(t.listDirectory))
 }

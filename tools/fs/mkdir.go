@@ -16,8 +16,8 @@ const newDirMode fs.FileMode = 0o755
 
 // CreateDirectoryArgs are the arguments of create_directory.
 type CreateDirectoryArgs struct {
-	Path   string `json:"path" chars:"path" minLength:"1" description:"The directory to create, relative to the root; missing parents are created too."`
-	DryRun bool   `json:"dry_run,omitempty" description:"Report which directories would be created without creating them."`
+	Path   string `json:"path" chars:"path" minLength:"1" description:"Relative to the root."`
+	DryRun bool   `json:"dry_run,omitempty" description:"Report what would be created."`
 }
 
 // CreateDirectoryResult is the result of create_directory.
@@ -61,8 +61,8 @@ func (t *toolset) addCreateDirectory(s *server.Server) error {
 		Name:    "create_directory",
 		Schemas: savedSchemas("create_directory"),
 		Title:   "Create a directory",
-		Description: "Creates a directory and any missing parents (like mkdir -p). A directory that already exists is a success with created=false, so it is safe to call again; a file in the way is an error. " +
-			"Use it before write_file or copy_file into a new folder. dry_run reports what would be created.",
+		Description: "Creates a directory and any missing parents, like mkdir -p; one that already exists is a success (created=false), a file in the way an error. " +
+			"Use it before writing into a new folder.",
 		Level:      security.Write,
 		Targets:    []string{"path"},
 		DryRun:     "dry_run",

@@ -15,10 +15,10 @@ import (
 
 // MoveFileArgs are the arguments of move_file.
 type MoveFileArgs struct {
-	Source      string `json:"source" chars:"path" minLength:"1" description:"The file or directory to move or rename, relative to the root."`
-	Destination string `json:"destination" chars:"path" minLength:"1" description:"Its new path, relative to the root, new name included (to move a.txt into docs, give docs/a.txt). Its directory must exist."`
-	Overwrite   bool   `json:"overwrite,omitempty" description:"Replace a file already at destination (default false: an existing destination is an error). Directories are never replaced."`
-	DryRun      bool   `json:"dry_run,omitempty" description:"Check everything and report what would be moved and replaced, without moving."`
+	Source      string `json:"source" chars:"path" minLength:"1" description:"Relative to the root."`
+	Destination string `json:"destination" chars:"path" minLength:"1" description:"Full new path (docs/a.txt, not docs); its directory must exist."`
+	Overwrite   bool   `json:"overwrite,omitempty" description:"Replace a file at destination; never a directory."`
+	DryRun      bool   `json:"dry_run,omitempty" description:"Report what would be moved."`
 }
 
 // MoveFileResult is the result of move_file.
@@ -27,7 +27,7 @@ type MoveFileResult struct {
 	Destination string `json:"destination" description:"The new path, relative to the root."`
 	Type        string `json:"type" description:"What was moved: file, dir, symlink or other."`
 	Replaced    bool   `json:"replaced" description:"True when a file at destination was replaced."`
-	Copied      bool   `json:"copied,omitempty" description:"True when source and destination are on different file systems, so that the move was (or, in a dry run, would be) a copy followed by the deletion of the original."`
+	Copied      bool   `json:"copied,omitempty" description:"True when the move crossed file systems: a copy, then the deletion of the original."`
 	DryRun      bool   `json:"dry_run,omitempty" description:"True when nothing was moved because dry_run was set."`
 
 	summary message
@@ -44,12 +44,8 @@ func (t *toolset) addMoveFile(s *server.Server) error {
 		Name:    "move_file",
 		Schemas: savedSchemas("move_file"),
 		Title:   "Move or rename",
-		Description: fmt.Sprintf("Moves or renames a file, a symbolic link or a directory (with everything in it) within the root, in one step. "+
-			"destination is the full new path, not a folder to move into; its directory must exist. "+
-			"An existing destination is an error unless overwrite is true, and even then only a file is replaced, never a directory. "+
-			"Between file systems (a mount point inside the root) the move is a copy, then the deletion of the original, within the write limit of %s and, for a directory, %d entries; "+
-			"permissions and modification times are kept, owners are not, and a directory holding named pipes, sockets or devices cannot be moved that way. "+
-			"dry_run reports what would happen without moving.", byteSize(t.lim.MaxWriteBytes), t.lim.MaxResults),
+		Description: fmt.Sprintf("Moves or renames a file, symbolic link or directory within the root, in one step. "+
+			"Across file systems it copies, then deletes the original, within %s and %d entries, keeping permissions and times but not owners.", descSize(t.lim.MaxWriteBytes), t.lim.MaxResults),
 		Level:       security.Write,
 		Targets:     []string{"source", "destination"},
 		DryRun:      "dry_run",

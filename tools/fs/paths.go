@@ -3,7 +3,9 @@ package fs
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"path"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -149,3 +151,24 @@ func linkTarget(sb *security.Sandbox, rel string) (target string, inside bool, e
 // byteSize returns n bytes in English words, for the tools'
 // descriptions: "1 byte", "512 bytes", or "1234567 bytes (1.2 MiB)".
 func byteSize(n int64) string { return size(n).In(i18n.English) }
+
+// descSize returns n bytes as briefly as a description can: "512
+// bytes", "4 MiB", "1.5 MiB". A description is sent to the model with
+// every request, and a limit there needs only its magnitude; a refusal
+// names the exact size (byteSize).
+func descSize(n int64) string {
+	if n < 1<<10 {
+		return byteSize(n)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	f, u := float64(n)/1024, 0
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	digits := 1
+	if f == math.Trunc(f) {
+		digits = 0
+	}
+	return strconv.FormatFloat(f, 'f', digits, 64) + " " + units[u]
+}

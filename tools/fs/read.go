@@ -21,13 +21,13 @@ const readChunk = 64 << 10
 
 // ReadFileArgs are the arguments of read_file.
 type ReadFileArgs struct {
-	Path   string `json:"path" chars:"path" minLength:"1" description:"The file to read, relative to the root, such as src/main.go."`
-	Offset int    `json:"offset,omitempty" minimum:"1" description:"The first line to return, counting from 1 (default 1). With limit, pages through a long file."`
-	Limit  int    `json:"limit,omitempty" minimum:"1" description:"The most lines to return from offset on (default: to the end, within the read limit)."`
-	Head   int    `json:"head,omitempty" minimum:"1" description:"Return only the first head lines. Not with tail, offset or limit."`
-	Tail   int    `json:"tail,omitempty" minimum:"1" description:"Return only the last tail lines. Not with head, offset or limit."`
+	Path   string `json:"path" chars:"path" minLength:"1" description:"Relative to the root, such as src/main.go."`
+	Offset int    `json:"offset,omitempty" minimum:"1" description:"The first line to return, from 1."`
+	Limit  int    `json:"limit,omitempty" minimum:"1" description:"Lines to return from offset (default: all)."`
+	Head   int    `json:"head,omitempty" minimum:"1" description:"First N lines only; not with tail, offset or limit."`
+	Tail   int    `json:"tail,omitempty" minimum:"1" description:"Last N lines only; not with head, offset or limit."`
 	// LineNumbers numbers the lines as cat -n does.
-	LineNumbers bool `json:"line_numbers,omitempty" description:"Number each line, as cat -n does: its number, a tab, then the line."`
+	LineNumbers bool `json:"line_numbers,omitempty" description:"Number the lines, as cat -n."`
 }
 
 // Validate refuses head and tail together, and either of them with offset
@@ -123,10 +123,8 @@ func (t *toolset) addReadFile(s *server.Server) error {
 		Name:    "read_file",
 		Schemas: savedSchemas("read_file"),
 		Title:   "Read a file",
-		Description: "Reads one file and returns its text exactly as stored, line endings included; or, for a PNG, JPEG, GIF or WebP image or a WAV, MP3, Ogg or FLAC sound, the image or audio itself. " +
-			"Returns at most " + byteSize(t.lim.MaxReadBytes) + " at a time: for longer files use offset and limit to page through the lines, head for the first lines or tail for the last ones (tail does not read the whole file). " +
-			"Other binary files are refused (get_file_info describes them). Bytes that are not valid UTF-8 are replaced with U+FFFD and flagged. " +
-			"To read several files at once use read_multiple_files; to find text in many files use grep.",
+		Description: "Reads a file: its text exactly as stored, or a PNG, JPEG, GIF or WebP image or WAV, MP3, Ogg or FLAC audio (other binary files are refused). " +
+			"Returns at most " + descSize(t.lim.MaxReadBytes) + " a call, with a note on reading on by offset and limit. For several known files use read_multiple_files; to find text, grep.",
 		Level: security.Read,
 	}, speak(func(ctx context.Context, call *server.Call, in ReadFileArgs) (ReadFileResult, error) {
 		rel, err := t.sb.Resolve(in.Path)

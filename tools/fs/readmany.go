@@ -15,7 +15,7 @@ const readManyWorkers = 8
 
 // ReadMultipleArgs are the arguments of read_multiple_files.
 type ReadMultipleArgs struct {
-	Paths []string `json:"paths" chars:"path" minLength:"1" minItems:"1" maxItems:"50" description:"The files to read, relative to the root; their texts come back in this order."`
+	Paths []string `json:"paths" chars:"path" minLength:"1" minItems:"1" maxItems:"50" description:"Relative to the root; returned in this order."`
 }
 
 // ReadMultipleResult is the result of read_multiple_files. The texts are
@@ -95,10 +95,9 @@ func (t *toolset) addReadMultiple(s *server.Server) error {
 		Name:    "read_multiple_files",
 		Schemas: savedSchemas("read_multiple_files"),
 		Title:   "Read several files",
-		Description: "Reads up to 50 files at once, in parallel, and returns each one's text (or image or audio) in the order given, under a \"==> path <==\" line. " +
-			"A file that cannot be read gets its error in its place, and the others are still returned. " +
-			"All files together return at most " + byteSize(t.lim.MaxReadBytes) + "; past that, files are cut or skipped with a note, and read_file with offset and limit reads the rest. " +
-			"Use it instead of several read_file calls when you already know which files you need.",
+		Description: "Reads several known files in one call, in parallel, rather than one read_file each. " +
+			"Returns each one's text, image or audio under a \"==> path <==\" line, in the order given; a file that fails gets its error and the others still come. " +
+			"At most " + descSize(t.lim.MaxReadBytes) + " in all; past that, files are cut or skipped with a note.",
 		Level: security.Read,
 	}, speak(t.readMultiple))
 }

@@ -68,6 +68,26 @@ func TestEveryToolTellsTheModelWhatItDoes(t *testing.T) {
 	}
 }
 
+func TestDescriptionSizesGiveTheMagnitude(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{1, "1 byte"},
+		{1023, "1023 bytes"},
+		{1024, "1 KiB"},
+		{4 << 20, "4 MiB"},
+		{3 << 19, "1.5 MiB"},
+		{1234567, "1.2 MiB"},
+		{256 << 20, "256 MiB"},
+		{1 << 62, "4 EiB"},
+	} {
+		if got := descSize(c.n); got != c.want {
+			t.Errorf("descSize(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
 func TestRegisterNeedsASandbox(t *testing.T) {
 	if err := Register(server.New(server.Options{}), nil); err == nil {
 		t.Error("Register accepted a nil sandbox")

@@ -19,11 +19,11 @@ const progressEvery = 1000
 
 // SearchFilesArgs are the arguments of search_files.
 type SearchFilesArgs struct {
-	Path           string   `json:"path" chars:"path" default:"." description:"The directory to search below, relative to the root; \".\" is the root."`
-	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob matched against each path relative to path: * any characters but '/', ? one character, [abc] or [a-z] one of a set, {go,md} either word, ** any number of directories. A pattern without '/' matches names at any depth: *.go finds Go files everywhere; src/**/*_test.go only under src."`
-	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to skip, with what they hold, such as testdata or *.min.js; same rules as pattern."`
-	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also search .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are skipped otherwise."`
-	Sort           string   `json:"sort" enum:"path,modified" default:"path" description:"The order of the matches: path (sorted) or modified (newest first)."`
+	Path           string   `json:"path" chars:"path" default:"." description:"Relative to the root."`
+	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob of paths below path: * (not /), ?, [a-z], {go,md}, ** (any directories). Without / it matches names at any depth (*.go); with /, whole paths (src/**/*.go)."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to skip with their contents, such as testdata."`
+	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also search .git and ignored files."`
+	Sort           string   `json:"sort" enum:"path,modified" default:"path" description:"modified is newest first."`
 }
 
 // SearchFilesResult is the result of search_files.
@@ -33,11 +33,11 @@ type SearchFilesResult struct {
 	Matches         []string       `json:"matches" description:"The matching paths, relative to the root, in the order sort asks for; directories end in \"/\"."`
 	Total           int            `json:"total" description:"How many entries match, shown or not."`
 	Truncated       bool           `json:"truncated" description:"True when more entries match than are shown."`
-	Unreadable      int            `json:"unreadable,omitempty" description:"Directories that could not be read, or whose path could not be used (deeper than the path limit, or a name the path tools refuse): what they hold was not searched."`
-	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most entries one call visits, before it was done: the entry it stopped at."`
+	Unreadable      int            `json:"unreadable,omitempty" description:"Directories that could not be read or whose path could not be used, so were not searched."`
+	StoppedAt       string         `json:"stopped_at,omitempty" description:"The entry the search stopped at, when it reached the most one call visits."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the directories counted in unreadable, and why each was skipped."`
-	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
-	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
+	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored (.git, and what ignore files exclude); a directory counts once."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files not applied, so what they exclude was searched, and why."`
 	Note            string         `json:"note,omitempty" description:"What was left out."`
 
 	inLang
@@ -75,9 +75,8 @@ func (t *toolset) addSearchFiles(s *server.Server) error {
 		Name:    "search_files",
 		Schemas: savedSchemas("search_files"),
 		Title:   "Find files by name",
-		Description: "Finds files and directories below path whose path matches a glob pattern: *.go finds Go files at any depth, src/**/*_test.go only under src, *.{png,jpg} either kind. " +
-			"Returns root-relative paths in sorted order, or newest first with sort modified, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. Symbolic links are not followed. " +
-			"It matches names only; to search inside files use grep. " + ignoreSentence,
+		Description: "Finds files and directories below path whose path matches a glob, by name only (to search contents use grep). " +
+			"Returns root-relative paths, directories ending in \"/\", by path or newest first, at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest; symbolic links are not followed. " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.searchFiles))
 }

@@ -15,10 +15,10 @@ import (
 
 // DirectoryTreeArgs are the arguments of directory_tree.
 type DirectoryTreeArgs struct {
-	Path           string   `json:"path" chars:"path" default:"." description:"The directory at the top of the tree, relative to the root; \".\" is the root."`
-	Depth          int      `json:"depth" default:"3" minimum:"1" maximum:"100" description:"How many levels below path to show; 1 shows only its entries. Capped at the server's limit."`
-	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to leave out, with what they hold, such as node_modules or **/*.log; matched against the path relative to path, or the name alone for a pattern without '/'."`
-	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also show .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are left out otherwise."`
+	Path           string   `json:"path" chars:"path" default:"." description:"Relative to the root."`
+	Depth          int      `json:"depth" default:"3" minimum:"1" maximum:"100" description:"Levels below path; 1 lists only its entries."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to leave out with their contents, such as node_modules or **/*.log."`
+	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also show .git and ignored files."`
 }
 
 // DirectoryTreeResult is the result of directory_tree. The tree is sent as
@@ -33,8 +33,8 @@ type DirectoryTreeResult struct {
 	Truncated bool   `json:"truncated" description:"True when the tree was cut at the entry limit."`
 	// Ignored counts the entries of the levels read, not those of deeper
 	// ones.
-	Ignored         int            `json:"ignored,omitempty" description:"Entries left out as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude, on the levels shown. An ignored directory counts once."`
-	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude is shown, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
+	Ignored         int            `json:"ignored,omitempty" description:"Entries left out as ignored (.git, and what ignore files exclude) on the levels shown; a directory counts once."`
+	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files not applied, so what they exclude is shown, and why."`
 	Note            string         `json:"note,omitempty" description:"What was left out and how to see it."`
 
 	// Tree is the tree as indented text, sent as content only.
@@ -66,11 +66,9 @@ func (t *toolset) addDirectoryTree(s *server.Server) error {
 		Name:    "directory_tree",
 		Schemas: savedSchemas("directory_tree"),
 		Title:   "Show a directory tree",
-		Description: fmt.Sprintf("Shows the directories and files below path as a compact indented tree, two spaces a level: directories end in \"/\", symbolic links in \"@\" with their target (shown, never followed). "+
-			"depth sets how many levels (default 3, at most %d); exclude leaves out entries by glob, such as testdata or *.log. "+
-			"Shows at most %d entries, level by level, so that a cut tree still shows the top levels. "+
-			"Use it to get the layout of a project; use list_directory for details of one directory and search_files to find files by name. "+
-			"Leaves out .git and what .gitignore, .ignore and .git/info/exclude exclude, and says how many; include_ignored: true shows them.", t.lim.MaxDepth, t.lim.MaxListEntries),
+		Description: fmt.Sprintf("Shows the layout below path as an indented tree: directories end in \"/\", symbolic links in \"@\" with their target (not followed). "+
+			"depth at most %d; at most %d entries, level by level. For one directory's details use list_directory; to find files by name, search_files. ",
+			t.lim.MaxDepth, t.lim.MaxListEntries) + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.directoryTree))
 }

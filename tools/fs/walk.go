@@ -130,7 +130,7 @@ const maxSkippedNamed = 10
 // or its path could not be used, and why.
 type SkippedEntry struct {
 	Path   string `json:"path" description:"The entry, relative to the root."`
-	Reason string `json:"reason" description:"Why, such as path_too_long (deeper than the path limit), too_deep (more levels down than a search goes), too_many_directories (more directories waiting than a search holds), name_too_long or permission_denied."`
+	Reason string `json:"reason" description:"Why, such as path_too_long, too_deep, too_many_directories, name_too_long, permission_denied, or for an ignore file too_large, too_many_patterns or read_limit."`
 }
 
 // skipList counts the entries a search skipped and keeps the first

@@ -11,10 +11,10 @@ import (
 
 // WriteFileArgs are the arguments of write_file.
 type WriteFileArgs struct {
-	Path            string `json:"path" chars:"path" minLength:"1" description:"The file to create or replace, relative to the root. Its directory must exist."`
-	Content         string `json:"content" chars:"text" description:"The complete new text of the file, written exactly as given (no newline is added)."`
-	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"The file's version as last read or written; if it changed since, nothing is written."`
-	DryRun          bool   `json:"dry_run,omitempty" description:"Check everything and report whether the file would be created or replaced, and with how many bytes, without writing."`
+	Path            string `json:"path" chars:"path" minLength:"1" description:"Relative to the root; its directory must exist."`
+	Content         string `json:"content" chars:"text" description:"The whole text, exactly as given (no newline added)."`
+	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; if the file changed since, nothing is written."`
+	DryRun          bool   `json:"dry_run,omitempty" description:"Report what would be written."`
 }
 
 // Validate refuses an expected_version that is not a version.
@@ -54,11 +54,8 @@ func (t *toolset) addWriteFile(s *server.Server) error {
 		Name:    "write_file",
 		Schemas: savedSchemas("write_file"),
 		Title:   "Write a file",
-		Description: "Creates a file, or replaces an existing one completely, with the given text. The write is atomic: readers see the old file or the new one, never a mix, and an existing file keeps its permissions. " +
-			"The directory must exist (create_directory makes it). Directories, symbolic links and special files are never written over. " +
-			"To change part of an existing file use edit_file instead, which shows a diff and cannot lose the rest of the file. " +
-			"Pass the version read_file gave as expected_version to write only over what you read. " +
-			"dry_run reports what would happen without writing.",
+		Description: "Creates a file or replaces it whole, atomically, keeping its permissions; its directory must exist (create_directory). " +
+			"To change part of a file use edit_file. Returns the size and the new version.",
 		Level:       security.Write,
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",
