@@ -35,7 +35,7 @@ type GrepArgs struct {
 	Regex          bool   `json:"regex,omitempty" description:"Treat query as a regular expression."`
 	IgnoreCase     bool   `json:"ignore_case,omitempty" description:"Ignore letter case."`
 	Glob           string `json:"glob,omitempty" chars:"glob" description:"Only files whose path matches, such as *.go."`
-	MaxResults     int    `json:"max_results,omitempty" minimum:"1" description:"Most lines (or files) to return."`
+	MaxResults     int    `json:"max_results,omitempty" minimum:"1" description:"Most lines (or files) to return, context lines included."`
 	IncludeIgnored bool   `json:"include_ignored,omitempty" description:"Also search .git and ignored files."`
 	Context        int    `json:"context,omitempty" minimum:"0" maximum:"10" description:"Lines to show around each match, as grep -C."`
 	Output         string `json:"output" enum:"lines,files,counts" default:"lines" description:"files: files with a match; counts: matching lines per file."`
@@ -71,7 +71,7 @@ type GrepResult struct {
 	SkippedLarge    int            `json:"skipped_large,omitempty" description:"Files skipped for being larger than the read limit."`
 	Unreadable      int            `json:"unreadable,omitempty" description:"Files and directories skipped because they could not be read or their path could not be used."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the entries counted in unreadable, and why each was skipped."`
-	Truncated       bool           `json:"truncated" description:"True when more results may follow than were returned; next_cursor reads on."`
+	Truncated       bool           `json:"truncated" description:"True when more results may follow than were returned; next_cursor reads on, unless the search stopped early (stopped_at)."`
 	StoppedAt       string         `json:"stopped_at,omitempty" description:"The entry the search stopped at, when it reached the most one call visits or reads."`
 	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored (.git, and what ignore files exclude); a directory counts once."`
 	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files not applied, so what they exclude was searched, and why."`
@@ -241,6 +241,12 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	if in.MaxResults > 0 {
 		limit = min(limit, in.MaxResults)
 	}
+	if output == grepLines && in.Context > 0 {
+		// max_results bounds the lines shown, context included, so that
+		// context cannot multiply what the model reads (or the server
+		// holds) by up to 21.
+		limit = max(1, limit/(2*in.Context+1))
+	}
 	res := GrepResult{Path: rel, Query: in.Query, Matches: []GrepMatch{}, context: in.Context}
 	g := &grepper{t: t, call: call, match: match, must: must, limit: limit, res: &res,
 		output: output, context: in.Context, after: after}
@@ -306,8 +312,11 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 			last = grepPos{path: res.Files[n-1].Path}
 		}
 	}
-	res.Truncated = g.dropped || g.found > limit
-	if res.Truncated {
+	res.Truncated = g.dropped || g.found > limit || res.StoppedAt != ""
+	if res.Truncated && res.StoppedAt == "" {
+		// After a stop at the most one call reads or visits, files not
+		// reached may sort before the results kept: a cursor would skip
+		// them, so there is none, and the note says to narrow the search.
 		res.NextCursor = encodeGrepCursor(last, output)
 	}
 	res.Unreadable, res.UnreadablePaths = g.skipped.n, g.skipped.first
@@ -355,7 +364,7 @@ func decodeGrepCursor(c, output string) (grepPos, bool) {
 // note describes what was skipped or cut.
 func (r *GrepResult) note(limit int, output string, readLimit size, unreadable message) sentences {
 	var notes sentences
-	if r.Truncated {
+	if r.NextCursor != "" {
 		what := counted(limit, msgMatchingLine, msgMatchingLines)
 		if output != grepLines {
 			what = counted(limit, msgFile, msgFiles)
@@ -483,9 +492,12 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 		mine    []GrepMatch // this file's matches, output lines
 		count   int         // this file's matching lines
 		ring    = make([]grepLine, 0, g.context)
-		shown   int // the last line shown, as a match or its context
+		shown   int // the last line shown, as a match or its context, here or on the page before
 		pending int // lines of context still to show after the last match
 	)
+	if rel == g.after.path {
+		shown = g.after.line + g.context // the page before showed the cursor's match and its context
+	}
 	for line, rest, check := 1, data, len(data)-grepCheckEvery; len(rest) > 0; line++ {
 		if len(rest) <= check {
 			if err := ctx.Err(); err != nil {

@@ -204,3 +204,67 @@ func FuzzDecodeGrepCursor(f *testing.F) {
 		}
 	})
 }
+
+func TestGrepContextCountsAgainstMaxResults(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		var sb strings.Builder
+		for i := range 40 {
+			fmt.Fprintf(&sb, "hit %d\n", i)
+			for range 4 {
+				sb.WriteString("filler\n")
+			}
+		}
+		e.write(t, "f.txt", sb.String())
+		// context 2: five lines a match, so 20 lines hold 4 matches.
+		var got GrepResult
+		structured(t, e.ok(t, "grep", `{"query":"hit","context":2,"max_results":20}`), &got)
+		lines := 0
+		for _, m := range got.Matches {
+			lines += 1 + len(m.Before) + len(m.After)
+		}
+		if len(got.Matches) != 4 || lines > 20 || got.NextCursor == "" {
+			t.Fatalf("%d matches, %d lines, next_cursor %q; want 4 matches in at most 20 lines, and a cursor", len(got.Matches), lines, got.NextCursor)
+		}
+		// A context larger than max_results still shows one match a page.
+		structured(t, e.ok(t, "grep", `{"query":"hit","context":10,"max_results":3}`), &got)
+		if len(got.Matches) != 1 {
+			t.Fatalf("%d matches", len(got.Matches))
+		}
+	})
+}
+
+func TestGrepShowsNoLineTwiceAcrossPages(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		e.write(t, "f.txt", "x\nhit 1\na\nhit 2\ny\n")
+		var first, second GrepResult
+		structured(t, e.ok(t, "grep", `{"query":"hit","context":2,"max_results":5}`), &first)
+		if len(first.Matches) != 1 || first.NextCursor == "" {
+			t.Fatalf("first page: %+v", first)
+		}
+		res := e.ok(t, "grep", `{"query":"hit","context":2,"max_results":5,"cursor":"`+first.NextCursor+`"}`)
+		structured(t, res, &second)
+		want := []GrepMatch{{Path: "f.txt", Line: 4, Text: "hit 2", After: []string{"y"}}}
+		if fmt.Sprint(second.Matches) != fmt.Sprint(want) {
+			t.Fatalf("second page %+v, want %+v (line 3 was shown after hit 1, and hit 1 is no context)", second.Matches, want)
+		}
+	})
+}
+
+func TestGrepGivesNoCursorAfterStoppingEarly(t *testing.T) {
+	bothFS(t, security.Limits{MaxWalkEntries: 4}, func(t *testing.T, e *env) {
+		for _, name := range []string{"b1.txt", "b2.txt", "b3.txt", "a/x.txt", "a/y.txt"} {
+			e.write(t, name, "hit\n")
+		}
+		var got GrepResult
+		res := e.ok(t, "grep", `{"query":"hit","max_results":2}`)
+		structured(t, res, &got)
+		// Files not reached may sort before the results kept: a cursor
+		// would skip them for good.
+		if got.StoppedAt == "" || !got.Truncated || got.NextCursor != "" {
+			t.Fatalf("stopped_at %q, truncated %v, next_cursor %q", got.StoppedAt, got.Truncated, got.NextCursor)
+		}
+		if strings.Contains(text(res), "cursor") {
+			t.Errorf("the note offers a cursor: %s", text(res))
+		}
+	})
+}
