@@ -232,6 +232,19 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 	}
 	res.Text, res.ReplacedBytes = textOf(tr.text)
 	res.InvalidUTF8 = res.ReplacedBytes > 0
+	if lr.numbered && res.Text != "" && tr.from > 0 {
+		// The numbered copy is the text again with a few bytes a line,
+		// within the read limit: the lines past it are left for the next
+		// read, as if the text had been cut there.
+		if err := call.Reserve(ctx, min(int64(len(res.Text))+int64(tr.lines)*numberWidth(tr.to), budget+numberWidth(tr.to))); err != nil {
+			return res, err
+		}
+		var kept int
+		res.Text, kept = numberLines(res.Text, tr.from, budget)
+		if kept < tr.lines {
+			tr.to, tr.lines, tr.truncated, tr.partial = tr.from+kept-1, kept, true, false
+		}
+	}
 	res.FromLine, res.ToLine, res.Lines, res.Truncated = tr.from, tr.to, tr.lines, tr.truncated
 	if tr.total >= 0 {
 		total := tr.total
@@ -243,16 +256,8 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		replaced := counted(res.ReplacedBytes, msgReplacedByte, msgReplacedBytes).In(lang)
 		res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + replaced)
 	}
-	if lr.numbered && res.Text != "" {
-		if tr.from == 0 {
-			res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + say(msgNumbersUnknown).In(lang))
-			return res, nil
-		}
-		// The numbered copy is the text again with a few bytes a line.
-		if err := call.Reserve(ctx, int64(len(res.Text))+int64(tr.lines)*numberWidth(tr.to)); err != nil {
-			return res, err
-		}
-		res.Text = numberLines(res.Text, tr.from)
+	if lr.numbered && res.Text != "" && tr.from == 0 {
+		res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + say(msgNumbersUnknown).In(lang))
 	}
 	return res, nil
 }
@@ -272,16 +277,25 @@ func digits(n int) int {
 
 // numberLines returns text with each of its lines prefixed by its number,
 // counting from from, right-aligned in six columns and followed by a tab,
-// as cat -n writes them. A last line without a line feed is numbered too.
-func numberLines(text string, from int) string {
+// as cat -n writes them, and how many lines it numbered: those that fit
+// in budget bytes, and the first line whatever its size. A last line
+// without a line feed is numbered too.
+func numberLines(text string, from int, budget int64) (string, int) {
 	lines := strings.Count(text, "\n")
 	if !strings.HasSuffix(text, "\n") {
 		lines++
 	}
-	out := make([]byte, 0, len(text)+lines*int(numberWidth(from+lines-1)))
+	out := make([]byte, 0, min(int64(len(text))+int64(lines)*numberWidth(from+lines-1), budget+numberWidth(from+lines-1)))
 	n := from
 	for rest := text; rest != ""; n++ {
 		line, after, found := strings.Cut(rest, "\n")
+		width := max(digits(n), 6) + 1 + len(line)
+		if found {
+			width++
+		}
+		if n > from && int64(len(out)+width) > budget {
+			break
+		}
 		for pad := 6 - digits(n); pad > 0; pad-- {
 			out = append(out, ' ')
 		}
@@ -293,7 +307,8 @@ func numberLines(text string, from int) string {
 		}
 		rest = after
 	}
-	return string(out)
+	// out is never written again: the text can have its bytes.
+	return unsafe.String(unsafe.SliceData(out), len(out)), n - from
 }
 
 // tooLargeError is the error for an image or sound larger than what a read

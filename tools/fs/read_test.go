@@ -331,7 +331,7 @@ func TestNumberLines(t *testing.T) {
 		{"tab\tinside\r\n", 3, "     3\ttab\tinside\r\n"},
 	}
 	for _, c := range cases {
-		got := numberLines(c.text, c.from)
+		got, _ := numberLines(c.text, c.from, 1<<20)
 		if got != c.want {
 			t.Errorf("numberLines(%q, %d) = %q, want %q", c.text, c.from, got, c.want)
 		}
@@ -349,6 +349,32 @@ func TestNumberLines(t *testing.T) {
 			t.Errorf("digits(%d) = %d, want %d", c.n, d, c.w)
 		}
 	}
+}
+
+func TestNumberedLinesStayWithinTheReadLimit(t *testing.T) {
+	// Each line "a\n" numbers to 9 bytes.
+	for _, c := range []struct {
+		budget     int64
+		want, kept int
+	}{{27, 27, 3}, {26, 18, 2}, {9, 9, 1}, {1, 9, 1}, {1 << 20, 36, 4}} {
+		got, kept := numberLines("a\na\na\na\n", 1, c.budget)
+		if len(got) != c.want || kept != c.kept {
+			t.Errorf("budget %d: %d bytes, %d lines; want %d and %d", c.budget, len(got), kept, c.want, c.kept)
+		}
+	}
+	mem := afero.NewMemMapFs()
+	if err := afero.WriteFile(mem, "n.txt", []byte(strings.Repeat("\n", 1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, "mem", mem, "", security.Limits{MaxReadBytes: 1000})
+	res := e.ok(t, "read_file", `{"path":"n.txt","line_numbers":true}`)
+	var got ReadFileResult
+	structured(t, res, &got)
+	// 8 bytes a numbered empty line: 125 lines fit in 1000 bytes.
+	if n := len(res.Content[0].Text()); n > 1000 || got.ToLine != 125 || !got.Truncated {
+		t.Fatalf("%d bytes, lines %d-%d, truncated %v", n, got.FromLine, got.ToLine, got.Truncated)
+	}
+	wantContains(t, text(res), "offset=126")
 }
 
 func TestReadFileCannotNumberTheTailOfAFileLargerThanTheReadLimit(t *testing.T) {
