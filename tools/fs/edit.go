@@ -437,20 +437,22 @@ func applyEdit(text string, e Edit, eol string, limit int64) (string, int, *Fuzz
 	if alt := toEOL(e.OldText, eol); alt != e.OldText {
 		cands = append(cands, alt)
 	}
-	for _, old := range cands {
-		if e.ReplaceAll {
-			// Every occurrence that does not overlap one before it, as
-			// strings.ReplaceAll replaces them; the size is known before
-			// anything is built, so that a short old_text and a long
-			// new_text cannot build a text past the limit.
-			n := strings.Count(text, old)
-			if n == 0 {
-				continue
-			}
-			if grown := int64(len(text)) + int64(n)*(int64(len(newText))-int64(len(old))); grown > limit {
+	if e.ReplaceAll {
+		// Every occurrence of either form (a file may mix line endings),
+		// left to right, as strings.ReplaceAll replaces those of one; the
+		// size is known before anything is built, so that a short
+		// old_text and a long new_text cannot build a text past the limit.
+		n, removed := countEither(text, cands)
+		if n > 0 {
+			if grown := int64(len(text)) - int64(removed) + int64(n)*int64(len(newText)); grown > limit {
 				return "", 0, nil, &replaceAllTooLarge{n: n, size: grown}
 			}
-			return strings.ReplaceAll(text, old, newText), n, nil, nil
+			return replaceEither(text, cands, newText, n, removed), n, nil, nil
+		}
+	}
+	for _, old := range cands {
+		if e.ReplaceAll {
+			break // neither form occurs
 		}
 		count, lines, nline := occurrences(text, old)
 		switch {
@@ -466,6 +468,61 @@ func applyEdit(text string, e Edit, eol string, limit int64) (string, int, *Fuzz
 		return "", 0, nil, err
 	}
 	return out, 1, fm, nil
+}
+
+// nextOf returns where the earliest of forms occurs in text at or after
+// from, and its length; -1 when none does. next caches where each form
+// occurs next, so that a text is searched once for each form in all.
+func nextOf(text string, forms []string, next []int, from int) (at, size int) {
+	at = -1
+	for i, f := range forms {
+		if next[i] >= 0 && next[i] < from {
+			next[i] = -2 // passed: search again
+		}
+		if next[i] == -2 {
+			next[i] = -1
+			if j := strings.Index(text[from:], f); j >= 0 {
+				next[i] = from + j
+			}
+		}
+		if next[i] >= 0 && (at < 0 || next[i] < at) {
+			at, size = next[i], len(f)
+		}
+	}
+	return at, size
+}
+
+// countEither counts the occurrences of any of forms in text that do not
+// overlap one before them, left to right, and the bytes they cover.
+func countEither(text string, forms []string) (n, covered int) {
+	next := []int{-2, -2}[:len(forms)]
+	for from := 0; ; {
+		at, size := nextOf(text, forms, next, from)
+		if at < 0 {
+			return n, covered
+		}
+		n, covered, from = n+1, covered+size, at+size
+	}
+}
+
+// replaceEither replaces what countEither counted, n occurrences covering
+// covered bytes, with newText.
+func replaceEither(text string, forms []string, newText string, n, covered int) string {
+	var b strings.Builder
+	b.Grow(len(text) - covered + n*len(newText))
+	next := []int{-2, -2}[:len(forms)]
+	from := 0
+	for {
+		at, size := nextOf(text, forms, next, from)
+		if at < 0 {
+			break
+		}
+		b.WriteString(text[from:at])
+		b.WriteString(newText)
+		from = at + size
+	}
+	b.WriteString(text[from:])
+	return b.String()
 }
 
 // replaceAllTooLarge is the error of an edit with replace_all whose text

@@ -116,6 +116,9 @@ func TestEditFile(t *testing.T) {
 		{name: "replace_all with plain line breaks matches a CRLF file",
 			file: "a\r\nb\r\na\r\nb\r\n", edits: `[{"old_text":"a\nb","new_text":"c","replace_all":true}]`,
 			want: "c\r\nc\r\n", summary: "They made 2 replacements."},
+		{name: "replace_all replaces both line endings in a file that mixes them",
+			file: "x\r\nfoo\r\nbar\r\ny\r\nfoo\nbar\nz\r\n", edits: `[{"old_text":"foo\nbar","new_text":"NEW","replace_all":true}]`,
+			want: "x\r\nNEW\r\ny\r\nNEW\nz\r\n", summary: "They made 2 replacements."},
 		{name: "replace_all counts the replacements of every edit, beside plain ones",
 			file: "x x\ny\n", edits: `[{"old_text":"x","new_text":"w","replace_all":true},{"old_text":"y","new_text":"v"}]`,
 			want: "w w\nv\n", summary: "Applied 2 edits to \"f.txt\" (now 6 bytes). They made 3 replacements."},
@@ -313,4 +316,29 @@ func TestEditFileDiffIsCappedAt64KiB(t *testing.T) {
 		t.Errorf("the text is %d bytes", n)
 	}
 	wantContains(t, text(res), "only its first 65", "are shown, which stop before line ")
+}
+
+func TestReplaceEitherReplacesLeftToRightWithoutOverlap(t *testing.T) {
+	cases := []struct {
+		text  string
+		forms []string
+		want  string
+		n     int
+	}{
+		{"aaaa", []string{"aa"}, "XX", 2},
+		{"a\r\na\na", []string{"a\na", "a\r\na"}, "X\na", 1}, // the CRLF form comes first, and takes the a the other would start with
+		{"a\na\r\na", []string{"a\na", "a\r\na"}, "X\r\na", 1},
+		{"none", []string{"x", "y"}, "none", 0},
+		{"xyxy", []string{"x", "y"}, "XXXX", 4},
+	}
+	for _, c := range cases {
+		n, covered := countEither(c.text, c.forms)
+		got := replaceEither(c.text, c.forms, "X", n, covered)
+		if got != c.want || n != c.n {
+			t.Errorf("%q %q: %q, %d; want %q, %d", c.text, c.forms, got, n, c.want, c.n)
+		}
+		if want := len(c.text) - covered + n; len(got) != want {
+			t.Errorf("%q: the size counted first, %d, is not the size built, %d", c.text, want, len(got))
+		}
+	}
 }
