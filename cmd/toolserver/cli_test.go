@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/security"
 )
 
 // runCLI runs the command in-process and returns its exit code and output.
@@ -500,5 +502,26 @@ func TestTheServerSetsItsSoftMemoryLimit(t *testing.T) {
 	}, strings.NewReader(""), &out, &errb)
 	if want := fmt.Sprintf(`"memory_limit":%d`, before); !strings.Contains(errb.String(), want) {
 		t.Errorf("no %s in the log:\n%s", want, errb.String())
+	}
+}
+
+func TestTheInstructionsNameCalcOnlyWhenItIsServed(t *testing.T) {
+	sb, err := security.NewRoots([]security.Root{{Name: "work", Fs: afero.NewMemMapFs(), HostPath: "/work"}}, security.SandboxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cfg  config
+		calc bool
+	}{
+		{config{}, true},
+		{config{tools: []string{"calc", "grep"}}, true},
+		{config{tools: []string{"grep"}}, false},
+		{config{disableTools: []string{"calc"}}, false},
+	} {
+		text := instructions(sb, false, &c.cfg)
+		if strings.Contains(text, "calc") != c.calc || !strings.Contains(text, "tools that work on files inside one folder") {
+			t.Errorf("tools %v, disabled %v: %s", c.cfg.tools, c.cfg.disableTools, text)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -168,9 +169,13 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 // shown: the host paths above them are none of the model's business.
 func instructions(sb *security.Sandbox, readOnly bool, cfg *config) string {
 	roots := sb.Roots()
+	offers := "toolserver offers exact arithmetic (calc) and tools that work on files"
+	if !serves(cfg, "calc") {
+		offers = "toolserver offers tools that work on files" // --tools or --disable-tools left calc out
+	}
 	var text string
 	if !sb.Multi() {
-		text = fmt.Sprintf("toolserver offers exact arithmetic (calc) and tools that work on files inside one folder, the root (%q). "+
+		text = fmt.Sprintf(offers+" inside one folder, the root (%q). "+
 			"Give paths relative to the root; nothing outside it can be read or changed. "+
 			"When a call fails, the error says which argument to fix and how.", roots[0].Name)
 	} else {
@@ -181,7 +186,7 @@ func instructions(sb *security.Sandbox, readOnly bool, cfg *config) string {
 				names[i] += " (read-only)"
 			}
 		}
-		text = fmt.Sprintf("toolserver offers exact arithmetic (calc) and tools that work on files inside %d folders, the roots %s. "+
+		text = fmt.Sprintf(offers+" inside %d folders, the roots %s. "+
 			"A path names its root: %q is todo.md in the root %q, and a plain relative path such as \"src/main.go\" lies in the first root, %q. "+
 			"Nothing outside the roots can be read or changed, and nothing in a read-only root can be changed. "+
 			"When a call fails, the error says which argument to fix and how.",
@@ -194,6 +199,12 @@ func instructions(sb *security.Sandbox, readOnly bool, cfg *config) string {
 		text += " The user confirms every change before it is made; a declined change is not an error to retry."
 	}
 	return text
+}
+
+// serves reports whether --tools and --disable-tools let the tool name be
+// served, as server.Options does with them.
+func serves(cfg *config, name string) bool {
+	return (len(cfg.tools) == 0 || slices.Contains(cfg.tools, name)) && !slices.Contains(cfg.disableTools, name)
 }
 
 // serve speaks MCP on stdin and stdout until stdin closes or a signal
