@@ -193,15 +193,15 @@ const maxTargetsScanned = 8
 // arrayElements splits a valid JSON array into its elements.
 func arrayElements(arr []byte) [][]byte {
 	var out [][]byte
-	i := skipSpace(arr, 1)
+	i := jsonwire.SkipSpace(arr, 1)
 	for i < len(arr) && arr[i] != ']' {
 		if arr[i] == ',' {
-			i = skipSpace(arr, i+1)
+			i = jsonwire.SkipSpace(arr, i+1)
 			continue
 		}
-		end := skipValue(arr, i)
+		end := jsonwire.Skip(arr, i)
 		out = append(out, arr[i:end])
-		i = skipSpace(arr, end)
+		i = jsonwire.SkipSpace(arr, end)
 	}
 	return out
 }
