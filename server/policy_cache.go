@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -26,7 +27,7 @@ func (s *Server) cachePolicy(next ToolHandler) ToolHandler {
 			return res, err
 		case spec.CacheTTL > 0:
 			c.cached.Store(true)
-			key := spec.Name + "\x00" + string(canonicalJSON(c.args))
+			key := spec.Name + "\x00" + string(jsonwire.Canonical(c.args))
 			res, hit, err := cache.do(ctx, key, c.targets, spec.CacheTTL, c.Yield, func() (*CallToolResult, error) {
 				return next(ctx, c)
 			})
