@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -62,6 +63,9 @@ func holdWriteLock(t *testing.T, lockDir, root, rel string) func() {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHoldsAWriteLock$")
 	cmd.Env = append(os.Environ(), writeLockEnv+"="+lockDir+"\n"+root+"\n"+rel)
 	cmd.Stderr = os.Stderr
+	// A child stuck in LockWrite never reads its stdin's end: it must die
+	// with the test, even one killed at a timeout (as mutation testing does).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

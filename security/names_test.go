@@ -299,6 +299,44 @@ func TestNewNamesMustNotDifferFromASiblingOnlyInCaseOrForm(t *testing.T) {
 	})
 }
 
+// TestCaseFoldingReachesTheEndsOfTheAlphabet: an ASCII name is compared
+// with its siblings with 'A' to 'Z' folded to lower case, both ends
+// included, and nothing else: '@' and '[', just outside the capitals, are
+// not letters, and differ from '`' and '{', 32 code points on.
+func TestCaseFoldingReachesTheEndsOfTheAlphabet(t *testing.T) {
+	tests := []struct {
+		existing, created string
+		confusable        bool
+	}{
+		{"Zeta", "zeta", true},
+		{"zeta", "Zeta", true},
+		{"Alpha", "alpha", true},
+		{"alpha", "ALPHA", true},
+		{"AZ", "az", true},
+		{"@home", "`home", false},
+		{"[x]", "{x]", false},
+		{"Y", "y", true},
+		{"B", "b", true},
+	}
+	for _, tt := range tests {
+		if got := asciiKeyEqual(tt.existing, foldKey(tt.created)); got != tt.confusable {
+			t.Errorf("asciiKeyEqual(%q, foldKey(%q)) = %v, want %v", tt.existing, tt.created, got, tt.confusable)
+		}
+	}
+	eachNameEnv(t, func(t *testing.T, e nameEnv) {
+		for i, tt := range tests {
+			dir := fmt.Sprintf("d%d", i)
+			e.rawFile(t, dir+"/"+tt.existing, "x")
+			err := createErr(e.sb.Fs(), dir+"/"+tt.created)
+			if tt.confusable {
+				wantRefusal(t, tt.created+" beside "+tt.existing, err, Confusable, `"`+dir+"/"+tt.existing+`"`)
+			} else if err != nil {
+				t.Errorf("creating %q beside %q: %v", tt.created, tt.existing, err)
+			}
+		}
+	})
+}
+
 func TestExistingNamesStayReachable(t *testing.T) {
 	names := []string{"tag\U000E0041\U000E0042.txt", "zw\u200dj.txt", "cafe\u0301.txt", "Caf\u00e9.txt", "pua\uE000.txt", "blank\u2800.txt"}
 	eachNameEnv(t, func(t *testing.T, e nameEnv) {

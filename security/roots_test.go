@@ -250,6 +250,45 @@ func TestMultiReadOnlyRootsRefuseEveryChange(t *testing.T) {
 	}
 }
 
+// TestMultiReadOnlyRootsRefuseAnUnnamedFile: the several-roots file
+// system refuses to make a file without a name (O_TMPFILE, which an
+// atomic write links into place once full) in a read-only root, by its
+// own name, nested in a writable root, and through a symbolic link, as it
+// refuses a named one; in a writable root it makes one.
+func TestMultiReadOnlyRootsRefuseAnUnnamedFile(t *testing.T) {
+	f := newMultiFixture(t)
+	uc, ok := f.sb.Fs().(interface{ Unwrap() afero.Fs }).Unwrap().(interface {
+		CreateUnnamed(string, os.FileMode) (*UnnamedFile, error)
+	})
+	if !ok {
+		t.Fatal("the file system of several roots has no CreateUnnamed")
+	}
+	for _, dir := range []string{"notes:", "vendor:", "src:/vendor", "src:/lnk"} {
+		u, err := uc.CreateUnnamed(dir, 0o644)
+		if u != nil {
+			linkErr := u.Link(".toolserver-0000000000000000.tmp", "planted.txt")
+			u.Close()
+			t.Errorf("CreateUnnamed(%q) made a file (linked: %v)", dir, linkErr)
+		}
+		if !isReadOnlyRoot(f.sb.Explain("write", dir, err)) {
+			t.Errorf("CreateUnnamed(%q) = %v; want a read-only refusal", dir, err)
+		}
+	}
+	for _, name := range []string{"notes/planted.txt", "src/vendor/planted.txt"} {
+		if _, err := os.Lstat(filepath.Join(f.base, name)); err == nil {
+			t.Errorf("%s was linked into a read-only root", name)
+		}
+	}
+	u, err := uc.CreateUnnamed("src:/deep", 0o644)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return // no O_TMPFILE here; the refusals above came first
+	}
+	if err != nil {
+		t.Fatalf("CreateUnnamed in the writable root src: %v", err)
+	}
+	u.Close()
+}
+
 // changeFile makes the change called name to the existing file p.
 func changeFile(fsys afero.Fs, name, p string) error {
 	switch name {

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -126,5 +127,27 @@ func TestDecodeInitializeParamsReadsWhatClientsSend(t *testing.T) {
 		if _, ok := decodeInitializeParams([]byte(raw)); ok {
 			t.Errorf("%s was decoded by the short path", raw)
 		}
+	}
+}
+
+func TestInitializeReadsWhatTheShortPathLeavesToEncodingJSON(t *testing.T) {
+	cases := []struct {
+		name, params, want string
+	}{
+		{"a key in another case", `{"ProtocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`,
+			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18",`},
+		{"a member of the wrong type", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":5}}`,
+			`{"jsonrpc":"2.0","id":0,"error":{"code":-32602,`},
+		{"params that are not an object", `["2025-06-18"]`,
+			`{"jsonrpc":"2.0","id":0,"error":{"code":-32602,`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := serve(t, New(Options{Logger: nopLogger()}))
+			c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":` + tc.params + `}`)
+			if got := c.recv(); !strings.HasPrefix(got, tc.want) {
+				t.Fatalf("got %s, want it to start %s", got, tc.want)
+			}
+		})
 	}
 }

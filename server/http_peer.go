@@ -27,6 +27,7 @@ type httpPeer struct {
 	mu       sync.Mutex
 	streamed bool // the reply is an SSE stream; its header is written
 	done     bool // the response is written, or the handler is returning
+	early    bool // answered while the call still runs on the handler's goroutine
 	werr     error
 	answered chan struct{} // closed when the response is written
 }
@@ -77,6 +78,7 @@ func (p *httpPeer) respond(msg []byte, code int64) error {
 		return p.writeEvent(msg)
 	}
 	_ = p.rc.SetWriteDeadline(time.Now().Add(p.timeout))
+	p.closeIfEarly()
 	status := http.StatusOK
 	if p.modern && code != 0 {
 		status = errorStatus(code)
@@ -104,6 +106,7 @@ func (p *httpPeer) sendLine(l *line) error {
 	if p.streamed {
 		return p.flushed(l.writeTo(p.w, buf[:], "event: message\ndata: ", "\n\n"))
 	}
+	p.closeIfEarly()
 	h := p.w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(l.len()-1)) // without the newline
@@ -150,6 +153,25 @@ func (p *httpPeer) flushed(err error) error {
 		return p.werr
 	}
 	return nil
+}
+
+// answerEarly implements earlyAnswerer: the call is answered while its
+// tool still runs on the handler's goroutine, which therefore cannot read
+// the connection's next request. The response asks the client to close
+// the connection, so that its next request goes over another one rather
+// than waiting behind the tool.
+func (p *httpPeer) answerEarly() {
+	p.mu.Lock()
+	p.early = true
+	p.mu.Unlock()
+}
+
+// closeIfEarly asks the client to close the connection after this
+// response if the call is answered early. p.mu is held.
+func (p *httpPeer) closeIfEarly() {
+	if p.early {
+		p.w.Header().Set("Connection", "close")
+	}
 }
 
 // close ends the exchange: nothing more is written.

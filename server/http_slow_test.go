@@ -105,3 +105,44 @@ func TestHTTPRequestWithTransferEncodingClosesItsConnection(t *testing.T) {
 		t.Fatalf("got %d %q, close %v", resp.StatusCode, body, resp.Close)
 	}
 }
+
+func TestHTTPConnectionIsClosedAfterARequestOnlyWhenItHasATransferCoding(t *testing.T) {
+	msg := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	cases := []struct {
+		name, head, body string
+		wantClose        bool
+	}{
+		{"with a length", fmt.Sprintf("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d", len(msg)), msg, false},
+		{"chunked", "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked",
+			fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(msg), msg), true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, _ := httpTestServer(t, Options{}, HTTPOptions{})
+			conn := rawPost(t, ts, tc.head, tc.body)
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			br := bufio.NewReader(conn)
+			for i := range 2 {
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					t.Fatalf("response %d: %v", i+1, err)
+				}
+				b, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"result":{}`) {
+					t.Fatalf("response %d: %d %q %v", i+1, resp.StatusCode, b, err)
+				}
+				if resp.Close != tc.wantClose {
+					t.Fatalf("response %d: close %v, want %v", i+1, resp.Close, tc.wantClose)
+				}
+				if tc.wantClose {
+					return
+				}
+				// The connection stays open for the next request.
+				if _, err := io.WriteString(conn, tc.head+"\r\n\r\n"+tc.body); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}

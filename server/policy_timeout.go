@@ -21,6 +21,9 @@ func (s *Server) timeoutPolicy(next ToolHandler) ToolHandler {
 		timer := time.AfterFunc(c.limit, func() {
 			c.timedOut.Store(true)
 			c.cancel()
+			if e, ok := c.out.(earlyAnswerer); ok {
+				e.answerEarly()
+			}
 			s.answer(c, nil, &timeoutError{tool: c.Tool, limit: c.limit})
 		})
 		defer timer.Stop()

@@ -262,3 +262,22 @@ func TestLogLinesCopyABoundedPrefixOfWhatAClientSent(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestPrincipalsPastMaxPrincipalsShareOne(t *testing.T) {
+	var p principals
+	opts := &Options{}
+	first := p.get("client 0", opts)
+	for i := 1; i < maxPrincipals; i++ {
+		p.get(fmt.Sprintf("client %d", i), opts)
+	}
+	if p.get("client 0", opts) != first {
+		t.Fatal("a principal met before was not remembered")
+	}
+	late, later := p.get("late 1", opts), p.get("late 2", opts)
+	if late != later || late == first {
+		t.Fatal("the clients past the first maxPrincipals do not share one principal of their own")
+	}
+	if len(p.m) != maxPrincipals+1 {
+		t.Fatalf("%d principals remembered, want maxPrincipals and the shared one", len(p.m))
+	}
+}

@@ -535,3 +535,43 @@ func TestCallToolRunsTheSameChecksOutsideASession(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestLogReportsWhetherTheMessageWasSent(t *testing.T) {
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}%s}`
+	cases := []struct {
+		name     string
+		setLevel string // a legacy session's logging/setLevel; "" for none
+		call     string
+		want     string // what Log returned for a debug and a warning message
+	}{
+		{"a legacy session that set no level", "", `{"name":"chatty"}`, "false false"},
+		{"a legacy session at info", "info", `{"name":"chatty"}`, "false true"},
+		{"a modern request without a logLevel", "", `{"name":"chatty",` + fmt.Sprintf(meta, "") + `}`, "false false"},
+		{"a modern request at info", "", `{"name":"chatty",` + fmt.Sprintf(meta, `,"io.modelcontextprotocol/logLevel":"info"`) + `}`, "false true"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := New(Options{})
+			rawTool(t, srv, ToolSpec{Name: "chatty", Description: "logs"}, func(ctx context.Context, call *Call, args json.RawMessage) *CallToolResult {
+				debug, warning := call.Log(LevelDebug, "debug detail"), call.Log(LevelWarning, "warning")
+				return &CallToolResult{Content: []Content{TextContent(fmt.Sprint(debug, warning))}}
+			})
+			c := serve(t, srv)
+			if !strings.Contains(tc.call, "_meta") {
+				c.initialize()
+			}
+			if tc.setLevel != "" {
+				c.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"` + tc.setLevel + `"}}`)
+				c.recv()
+			}
+			c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":` + tc.call + `}`)
+			got := c.recv()
+			for strings.Contains(got, `"method":"notifications/message"`) {
+				got = c.recv()
+			}
+			if !strings.Contains(got, `"text":"`+tc.want+`"`) {
+				t.Fatalf("got %s, want Log to have returned %s", got, tc.want)
+			}
+		})
+	}
+}

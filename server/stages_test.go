@@ -66,6 +66,9 @@ func TestEachStageOfACallIsLoggedWithItsIDAndTrace(t *testing.T) {
 			t.Errorf("two traces in one session: %v and %v", trace, l["trace"])
 		}
 	}
+	if s, _ := trace.(string); s == "" {
+		t.Errorf("the call lines carry no trace: %v", trace)
+	}
 	for _, key := range []string{"a1/parse", "a1/validate", "a1/execute", "a1/respond", "a2/parse", "a2/validate"} {
 		if stages[key] == nil {
 			t.Errorf("no %s line in %v", key, stages)
@@ -83,4 +86,55 @@ func TestEachStageOfACallIsLoggedWithItsIDAndTrace(t *testing.T) {
 	if raw < 6 {
 		t.Errorf("debug level should show the raw messages, saw %d", raw)
 	}
+}
+
+func TestTheValidateLineCarriesTheArgumentsOnlyWhenRefusedOrAtDebugLevel(t *testing.T) {
+	cases := []struct {
+		name                 string
+		level                zerolog.Level
+		params               string
+		wantArgs, wantPrefix bool
+	}{
+		{"accepted, at info level", zerolog.InfoLevel, `{"name":"point","arguments":{"x":1,"y":2}}`, false, false},
+		{"refused, at info level", zerolog.InfoLevel, `{"name":"point","arguments":{"x":"no"}}`, true, false},
+		{"accepted, at debug level", zerolog.DebugLevel, `{"name":"point","arguments":{"x":1,"y":2}}`, true, false},
+		{"without arguments, at debug level", zerolog.DebugLevel, `{"name":"point"}`, false, false},
+		// The arguments whole up to maxLogged bytes, a prefix beyond.
+		{"arguments of maxLogged bytes", zerolog.DebugLevel, `{"name":"point","arguments":` + argsOfBytes(maxLogged) + `}`, true, false},
+		{"arguments of a byte more", zerolog.DebugLevel, `{"name":"point","arguments":` + argsOfBytes(maxLogged+1) + `}`, false, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs syncBuffer
+			srv := New(Options{Logger: zerolog.New(&logs).Level(tc.level)})
+			_ = AddTool(srv, ToolSpec{Name: "point", Description: "d"}, func(ctx context.Context, call *Call, in pointArgs) (pointArgs, error) {
+				return in, nil
+			})
+			c := serve(t, srv)
+			c.initialize()
+			c.send(`{"jsonrpc":"2.0","id":"v","method":"tools/call","params":` + tc.params + `}`)
+			c.recv()
+			c.quiet()
+			var line map[string]any
+			for _, l := range logs.lines() {
+				if l["message"] == "call" && l["stage"] == "validate" {
+					line = l
+				}
+			}
+			if line == nil {
+				t.Fatalf("no validate line in %v", logs.lines())
+			}
+			_, args := line["args"]
+			_, prefix := line["args_prefix"]
+			if args != tc.wantArgs || prefix != tc.wantPrefix {
+				t.Fatalf("args logged %v, prefix logged %v, want %v and %v: %v", args, prefix, tc.wantArgs, tc.wantPrefix, line)
+			}
+		})
+	}
+}
+
+// argsOfBytes returns the arguments of a point call as JSON of n bytes.
+func argsOfBytes(n int) string {
+	const head, tail = `{"x":1,"y":2,"tag":"`, `"}`
+	return head + strings.Repeat("a", n-len(head)-len(tail)) + tail
 }

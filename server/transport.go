@@ -23,3 +23,10 @@ type peer interface {
 	// ends first, the client is told with notifications/cancelled.
 	ask(ctx context.Context, method string, params, result any) error
 }
+
+// earlyAnswerer is a peer that must know when a call is answered before
+// its tool returns (the timeout policy's answer): over HTTP the tool runs
+// on the goroutine that would read the connection's next request.
+type earlyAnswerer interface {
+	answerEarly()
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,34 @@ func TestTheBinaryLinksNoProtobufOrPrometheus(t *testing.T) {
 			if strings.HasPrefix(pkg, banned) {
 				t.Errorf("toolserver links %s", pkg)
 			}
+		}
+	}
+}
+
+// TestNoProgramLinksTheGoSDK: the official Go SDK is a test-only
+// dependency of this module, the client of the interoperability tests and
+// the peer of the HTTP benchmark. No program of the module may link it.
+func TestNoProgramLinksTheGoSDK(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	const module = "github.com/stdiotools/toolserver"
+	out, err := exec.Command(goTool, "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	mains := strings.Fields(string(out))
+	if !slices.Contains(mains, module+"/cmd/toolserver") || !slices.Contains(mains, module+"/cmd/toolagent") {
+		t.Fatalf("found the programs %q only", mains)
+	}
+	out, err = exec.Command(goTool, append([]string{"list", "-deps"}, mains...)...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/modelcontextprotocol/go-sdk") {
+			t.Errorf("a program of %q links %s", mains, dep)
 		}
 	}
 }

@@ -108,6 +108,9 @@ func hold(t *testing.T, dir string, k Key) *holder {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHoldsALock$")
 	cmd.Env = append(os.Environ(), holderEnv+"="+dir+"\n"+strconv.FormatUint(k.Ino, 10)+"\n"+k.Name)
 	cmd.Stderr = os.Stderr
+	// A child stuck in Lock never reads its stdin's end: it must die with
+	// the test, even one killed at a timeout (as mutation testing does).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

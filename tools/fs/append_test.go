@@ -238,3 +238,71 @@ func TestAppendFileReadsOnlyTheStartOfTheFile(t *testing.T) {
 		t.Errorf("the file does not end with the text appended: %q", got[len(got)-20:])
 	}
 }
+
+func TestAppendFileWithoutAnExpectedVersionReadsTheFileOnceForItsVersion(t *testing.T) {
+	// A file whose version holds its content: the version before the
+	// append is not asked for, so only the start is read before, and the
+	// file whole once after, for the version the result gives.
+	var read atomic.Int64
+	mem := newMemFs()
+	content := strings.Repeat(bigLines(100), 50) // 40 KB
+	if err := afero.WriteFile(mem, "log.txt", []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if len(content) <= sniffLen || len(content)+5 > versionContentMax {
+		t.Fatalf("the file of %d bytes must be longer than the start read and have its content in its version", len(content))
+	}
+	e := newEnv(t, "counting", countingFs{mem, &read}, "", security.Limits{})
+	var r AppendFileResult
+	structured(t, e.ok(t, "append_file", `{"path":"log.txt","content":"last\n"}`), &r)
+	if n, most := read.Load(), int64(sniffLen)+r.Size; n > most || r.Version == "" {
+		t.Errorf("an append without expected_version to a %d-byte file read %d bytes of it, more than its start and the new file once (%d); version %q",
+			len(content), n, most, r.Version)
+	}
+}
+
+func TestAppendFileDryRunWithAnExpectedVersionCountsTheFileItAddsTo(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		e.write(t, "log.txt", "one\n")
+		v := e.versionOfFile(t, "log.txt")
+		var r AppendFileResult
+		structured(t, e.ok(t, "append_file", args(t, map[string]any{"path": "log.txt", "content": "two\n", "expected_version": v, "dry_run": true})), &r)
+		if r.Size != 8 || r.Bytes != 4 {
+			t.Errorf("a dry run of 4 bytes onto 4 gave size %d, bytes %d", r.Size, r.Bytes)
+		}
+	})
+}
+
+// eioFs is a file system whose files cannot be read: every read of a
+// file opened to read fails with EIO, as a failing disk's does.
+type eioFs struct{ afero.Fs }
+
+func (e eioFs) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
+	f, err := e.Fs.OpenFile(name, flag, perm)
+	if err != nil || flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		return f, err
+	}
+	return eioFile{f}, nil
+}
+
+type eioFile struct{ afero.File }
+
+func (f eioFile) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: f.Name(), Err: syscall.EIO}
+}
+
+func (f eioFile) ReadAt([]byte, int64) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: f.Name(), Err: syscall.EIO}
+}
+
+func TestAppendFileToAFileThatCannotBeReadWritesNothing(t *testing.T) {
+	mem := newMemFs()
+	e := newEnv(t, "eio", eioFs{mem}, "", security.Limits{})
+	if err := afero.WriteFile(mem, "log.txt", []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.fail(t, "append_file", `{"path":"log.txt","content":"two\n"}`)
+	if b, _ := afero.ReadFile(mem, "log.txt"); string(b) != "one\n" {
+		t.Errorf("log.txt holds %q after an append whose start could not be read", b)
+	}
+}

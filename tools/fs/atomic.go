@@ -3,13 +3,12 @@ package fs
 import (
 	"context"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path"
-	"syscall"
 
 	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/internal/atomicfile"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -22,30 +21,25 @@ type unnamedCreator interface {
 	CreateUnnamed(dir string, perm fs.FileMode) (*security.UnnamedFile, error)
 }
 
-// fillFunc writes the content of a new file into f and returns how many
-// bytes it wrote.
-type fillFunc func(f afero.File) (int64, error)
-
-// fromText is the fillFunc that writes text, stopping when ctx is done.
-// It writes a mebibyte at a time straight from text: copied through a
-// reader, it went 32 KiB at a time, each copied once more on the way.
-func fromText(ctx context.Context, text string) fillFunc {
-	const chunk = 1 << 20
-	return func(f afero.File) (int64, error) {
-		var written int64
-		for rest := text; len(rest) > 0; {
-			if err := ctx.Err(); err != nil {
-				return written, err
-			}
-			n, err := f.WriteString(rest[:min(len(rest), chunk)])
-			written += int64(n)
-			if err != nil {
-				return written, err
-			}
-			rest = rest[n:]
-		}
-		return written, nil
+// unnamedOf returns the CreateUnnamed of fsys, the file system below a
+// sandbox's guard, or nil if it has none.
+func unnamedOf(fsys afero.Fs) func(dir string, perm fs.FileMode) (atomicfile.Unnamed, error) {
+	uc, ok := fsys.(unnamedCreator)
+	if !ok {
+		return nil
 	}
+	return func(dir string, perm fs.FileMode) (atomicfile.Unnamed, error) {
+		u, err := uc.CreateUnnamed(dir, perm)
+		if err != nil {
+			return nil, err // not a nil *UnnamedFile in an interface
+		}
+		return u, nil
+	}
+}
+
+// fromText is the fill that writes text, stopping when ctx is done.
+func fromText(ctx context.Context, text string) atomicfile.Fill {
+	return atomicfile.FromText(ctx, text)
 }
 
 // dirSync says whether writeAtomic syncs the directory it put a file in.
@@ -63,106 +57,46 @@ const (
 )
 
 // writeAtomic replaces the file rel, or creates it, with what fill writes,
-// so that a reader sees either the old file or the new one, never a mix,
-// and a killed server leaves nothing behind. On failure rel is as it was,
-// but for a failure to sync its directory, which comes after the rename
-// and says so. It returns the number of bytes written.
+// as atomicfile.Writer.Write does: a reader sees the old file or the new
+// one, a killed server leaves nothing behind (or, where the file cannot
+// be made without a name, a temporary file that listings hide and walks
+// remove once stale; see tempfiles.go), and with syncTheDir what it
+// reports done survives a power loss. On failure rel is as it was, but
+// for a failure to sync its directory, which comes after the rename and
+// says so. It returns the number of bytes written.
 //
-// Where the file system can (Linux, through /proc), the new file is
-// created without a name (O_TMPFILE) in rel's directory, filled, synced,
-// given its mode, then linked under a temporary name and renamed over
-// rel: if the process dies before that, the kernel frees the file. Only a
-// kill in the instant between the link and the rename leaves a temporary
-// file. Elsewhere the file is written as a temporary file in the same
-// directory and renamed over rel; a crash then leaves that temporary file.
-// Either way the temporary name is tempPrefix, random hex digits and
-// tempSuffix, which listings hide and walks remove once stale (see
-// tempfiles.go).
-//
-// With syncTheDir, the directory is synced after the rename, as databases
-// do: until then a power loss can undo the rename, and lose a write
-// already reported done.
-func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode, sync dirSync, fill fillFunc) (int64, error) {
-	dir := path.Dir(rel)
+// The temporary file is opened through the sandbox (OpenWrite), which
+// refuses what may not be created; an unnamed file is linked into place
+// below the sandbox's guard of new names, so the rule for a new name is
+// applied here first.
+func (t *toolset) writeAtomic(ctx context.Context, rel string, perm fs.FileMode, sync dirSync, fill atomicfile.Fill) (int64, error) {
 	if sync == syncTheDir {
 		// Otherwise the caller made the directory (copyTree) or swept it
 		// (moveAcross).
-		t.sweepBeforeWrite(ctx, dir)
+		t.sweepBeforeWrite(ctx, path.Dir(rel))
 	}
-	if uc, ok := unwrapFs(t.sb.Fs()).(unnamedCreator); ok {
-		// The unnamed file is linked into place below the sandbox's guard
-		// of new names, so the rule for a new name is applied here.
+	if t.createUnnamed != nil {
 		if err := t.sb.CheckNewName(pathArg(rel)); err != nil {
 			return 0, err
 		}
-		if u, err := uc.CreateUnnamed(dir, perm); err == nil {
-			return t.writeUnnamed(ctx, rel, u, perm, sync, fill)
-		}
-		// Unsupported here, or failing: the named way below says why.
 	}
-	var f afero.File
-	var tmp string
-	var err error
-	for range 8 {
-		tmp = joinRel(dir, tempName())
-		f, err = t.sb.OpenWrite(pathArg(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
+	w := atomicfile.Writer{
+		Fs: t.sb.Fs(),
+		OpenTemp: func(name string, perm fs.FileMode) (afero.File, error) {
+			return t.sb.OpenWrite(pathArg(name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		},
+		CreateUnnamed: t.createUnnamed,
+		NoDirSync:     t.noDirSync,
 	}
-	if err != nil {
-		return 0, t.explainWrite(rel, err)
+	n, err := w.Write(ctx, rel, perm, sync == syncTheDir, fill)
+	if ce, ok := errors.AsType[*atomicfile.CreateError](err); ok {
+		return 0, t.explainWrite(rel, ce.Err)
 	}
-	fsys := t.sb.Fs()
-	n, err := fill(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = fsys.Chmod(tmp, perm) // OpenWrite's perm went through the umask
-	}
-	if err == nil {
-		err = fsys.Rename(tmp, rel)
+	if se, ok := errors.AsType[*atomicfile.DirSyncError](err); ok {
+		return n, t.notSynced(rel, se.Dir, se.Err)
 	}
 	if err != nil {
-		_ = fsys.Remove(tmp)
 		return 0, t.failWrite(ctx, rel, err)
-	}
-	if sync == syncTheDir && !t.noDirSync {
-		if err := syncDir(fsys, dir); err != nil {
-			return n, t.notSynced(rel, dir, err)
-		}
-	}
-	return n, nil
-}
-
-// writeUnnamed is writeAtomic with the unnamed file u in rel's directory.
-func (t *toolset) writeUnnamed(ctx context.Context, rel string, u *security.UnnamedFile, perm fs.FileMode, sync dirSync, fill fillFunc) (int64, error) {
-	n, err := fill(u)
-	if err == nil {
-		err = u.Sync()
-	}
-	if err == nil {
-		err = u.Chmod(perm) // CreateUnnamed's perm went through the umask
-	}
-	if err == nil {
-		err = u.Link(tempName(), path.Base(rel))
-	}
-	var serr error
-	if err == nil && sync == syncTheDir && !t.noDirSync {
-		serr = u.SyncDir() // before Close, which closes the directory
-	}
-	if cerr := u.Close(); err == nil {
-		err = cerr
-	}
-	switch {
-	case err != nil:
-		return 0, t.failWrite(ctx, rel, err)
-	case serr != nil:
-		return n, t.notSynced(rel, path.Dir(rel), serr)
 	}
 	return n, nil
 }
@@ -198,31 +132,10 @@ func (t *toolset) explainWrite(rel string, err error) error {
 	return t.sb.Explain("write", rel, err)
 }
 
-// ctxReader is a reader that stops with ctx's error once ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
 // syncDir commits the entries of the directory rel to stable storage
-// (fsync of the directory), so that a file linked or renamed into it
-// survives a crash. A file system that cannot sync a directory (EINVAL)
-// counts as synced.
-func syncDir(fsys afero.Fs, rel string) error {
-	d, err := fsys.Open(rel)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
-}
+// (atomicfile.SyncDir).
+func syncDir(fsys afero.Fs, rel string) error { return atomicfile.SyncDir(fsys, rel) }
+
+// tempName returns a new random name for a temporary entry
+// (atomicfile.TempName).
+func tempName() string { return atomicfile.TempName() }

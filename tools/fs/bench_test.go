@@ -101,26 +101,6 @@ func BenchmarkGrepIgnored(b *testing.B) {
 	b.Run("include_ignored", func(b *testing.B) { benchCall(b, e, "grep", `{"query":"return 4242","include_ignored":true}`) })
 }
 
-func BenchmarkGlobMatch(b *testing.B) {
-	g, err := newPathGlob("src/**/*_{test,bench}.go")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		g.match("src/internal/pkg/thing/file_test.go")
-	}
-}
-
-func BenchmarkUnifiedDiff(b *testing.B) {
-	old := strings.Repeat(bigLines(100), 100)
-	new := strings.Replace(old, "line 50\n", "line fifty\n", 7)
-	b.ReportAllocs()
-	for b.Loop() {
-		unifiedDiff("f", old, new)
-	}
-}
-
 // BenchmarkWriteFileDirSync measures write_file of 1 KiB and 1 MiB on a
 // real directory with the sync of the directory after the rename and
 // without it, side by side: what durability of the rename costs. Disks

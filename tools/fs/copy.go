@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/internal/sparsecopy"
+	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -137,7 +139,7 @@ func (t *toolset) planCopyFile(ctx context.Context, src, dst string, in CopyFile
 	case srcInfo.Mode().IsRegular():
 		res.Type, res.Files, res.Bytes = typeFile, 1, srcInfo.Size()
 		plan.files = []planEntry{{sub: "", mode: srcInfo.Mode().Perm(), size: srcInfo.Size(), info: srcInfo}}
-		plan.bytes, plan.alloc = srcInfo.Size(), allocated(srcInfo)
+		plan.bytes, plan.alloc = srcInfo.Size(), sparsecopy.Allocated(srcInfo)
 		if err := t.checkCap(lit(quote(src)), plan.bytes, say(msgNothingCopied)); err != nil {
 			return copyFilePlan{}, message{}, err
 		}
@@ -206,7 +208,7 @@ func (t *toolset) planCopy(ctx context.Context, tool, src string, srcInfo fs.Fil
 			e.size = info.Size()
 			plan.files = append(plan.files, e)
 			plan.bytes += info.Size()
-			plan.alloc += allocated(info)
+			plan.alloc += sparsecopy.Allocated(info)
 			if plan.bytes > maxBytes {
 				return fail(msgTreeTooBig, lit(quote(src)), size(maxBytes), verb)
 			}
@@ -230,9 +232,9 @@ func (t *toolset) planCopy(ctx context.Context, tool, src string, srcInfo fs.Fil
 // src, for the reason err.
 func walkRefusal(tool string, verb message, src, p string, err error) error {
 	switch {
-	case errors.Is(err, errTooDeep):
-		return fail(msgTreeTooDeep, lit(quote(p)), num(maxWalkDepth), lit(quote(src)), lit(tool), verb)
-	case errors.Is(err, errTooManyDirs), errors.Is(err, errWalkBudget):
+	case errors.Is(err, walk.ErrTooDeep):
+		return fail(msgTreeTooDeep, lit(quote(p)), num(walk.MaxDepth), lit(quote(src)), lit(tool), verb)
+	case errors.Is(err, walk.ErrTooManyDirs), errors.Is(err, walk.ErrBudget):
 		return fail(msgTreeTooManyDirs, lit(quote(src)), lit(tool), verb, verb)
 	}
 	return err
@@ -373,4 +375,17 @@ func (t *toolset) copyOne(ctx context.Context, src, dst string, perm fs.FileMode
 		return nil, fail(msgCopySourceChanged, lit(quote(src)), lit(quote(dst)))
 	}
 	return fi, err
+}
+
+// errChanged is the failure of a copy whose source changed under it.
+var errChanged = fail(msgSourceChanged)
+
+// copyData copies the first size bytes of src into the empty file dst,
+// keeping holes (sparsecopy.Copy); a source that shrank is errChanged.
+func copyData(ctx context.Context, dst, src afero.File, size int64) (int64, error) {
+	n, err := sparsecopy.Copy(ctx, dst, src, size)
+	if errors.Is(err, sparsecopy.ErrShrank) {
+		err = errChanged
+	}
+	return n, err
 }

@@ -1,6 +1,8 @@
 package fs
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/internal/atomicfile"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -134,6 +137,81 @@ func TestWhatIsRenamedMadeOrDeletedHasItsDirectorySynced(t *testing.T) {
 				if !slices.Equal(got, want) {
 					t.Errorf("noDirSync %v: directories synced after the last rename or mkdir = %q, want %q; log %q", noSync, got, want, log.ops)
 				}
+			}
+		})
+	}
+}
+
+// unnamedRecorder is an unnamed file that logs its links, the syncs of
+// its directory and its closing.
+type unnamedRecorder struct {
+	atomicfile.Unnamed
+	log *syncLog
+}
+
+func (u unnamedRecorder) Link(tmp, name string) error {
+	u.log.add("link " + name)
+	return u.Unnamed.Link(tmp, name)
+}
+
+func (u unnamedRecorder) SyncDir() error {
+	u.log.add("syncdir")
+	return u.Unnamed.SyncDir()
+}
+
+func (u unnamedRecorder) Close() error {
+	u.log.add("close")
+	return u.Unnamed.Close()
+}
+
+// TestAWriteWithoutANameSyncsItsDirectoryAfterTheLink: on a real file
+// system, where write_file, edit_file and copy_file write a file without
+// a name (O_TMPFILE) and link it into place, the directory is synced
+// after the link and before it is let go. A copy of a directory syncs
+// each directory once full instead (see the test above), and no sync is
+// made with the syncs turned off.
+func TestAWriteWithoutANameSyncsItsDirectoryAfterTheLink(t *testing.T) {
+	tests := []struct {
+		tool, args string
+		want       string // what the unnamed files saw
+	}{
+		{"write_file", `{"path":"d/new.txt","content":"x"}`, "link new.txt, syncdir, close"},
+		{"write_file", `{"path":"d/a.txt","content":"new"}`, "link a.txt, syncdir, close"},
+		{"edit_file", `{"path":"d/a.txt","edits":[{"old_text":"old","new_text":"new"}]}`, "link a.txt, syncdir, close"},
+		{"copy_file", `{"source":"d/a.txt","destination":"b.txt"}`, "link b.txt, syncdir, close"},
+		{"copy_file", `{"source":"d","destination":"e"}`, "link a.txt, close"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
+			for _, noSync := range []bool{false, true} {
+				log := &syncLog{}
+				e := newRealEnv(t, security.Limits{}, func(ts *toolset) {
+					create := ts.createUnnamed
+					if create == nil {
+						t.Fatal("the real file system has no CreateUnnamed")
+					}
+					ts.createUnnamed = func(dir string, perm fs.FileMode) (atomicfile.Unnamed, error) {
+						u, err := create(dir, perm)
+						if errors.Is(err, errors.ErrUnsupported) {
+							t.Skip("no O_TMPFILE here")
+						}
+						if err != nil {
+							return nil, err
+						}
+						return unnamedRecorder{u, log}, nil
+					}
+					ts.noDirSync = noSync
+				})
+				e.write(t, "d/a.txt", "old")
+				e.ok(t, tt.tool, tt.args)
+				want := tt.want
+				if noSync {
+					want = strings.ReplaceAll(want, "syncdir, ", "")
+				}
+				if got := strings.Join(log.ops, ", "); got != want {
+					t.Errorf("noDirSync %v: the unnamed files saw %q, want %q", noSync, got, want)
+				}
+				noTempEntries(t, e)
 			}
 		})
 	}

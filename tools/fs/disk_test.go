@@ -91,6 +91,50 @@ func TestCopyFileKeepsTheHolesOfSparseFiles(t *testing.T) {
 	}
 }
 
+// TestCopyFileOfASparseFileEndingInAHoleKeepsItsSize: the copy of a file
+// whose last bytes are a hole is as long as the file. A copy of the data
+// regions alone, at their offsets, ends where the last data ends; only
+// extending the copy to the source's size (the Truncate at the end of
+// sparsecopy.Copy) writes the hole at the end.
+func TestCopyFileOfASparseFileEndingInAHoleKeepsItsSize(t *testing.T) {
+	const size = 8 << 20
+	block := strings.Repeat("data", 1024)
+	e := newRealEnv(t, security.Limits{})
+	e.mkdir(t, "dir")
+	src := filepath.Join(e.dir, "dir/tail.bin")
+	f, err := os.Create(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, werr := f.WriteAt([]byte(block), 0)
+	terr := f.Truncate(size) // the rest, 8 MiB less 4 KiB, is a hole
+	if cerr := f.Close(); werr != nil || terr != nil || cerr != nil {
+		t.Fatal(werr, terr, cerr)
+	}
+	if blocks(t, src)*512 >= size/2 {
+		t.Skip("this file system does not keep holes")
+	}
+	e.ok(t, "copy_file", `{"source":"dir/tail.bin","destination":"copy.bin"}`)
+	e.ok(t, "copy_file", `{"source":"dir","destination":"dir2"}`)
+	for _, name := range []string{"copy.bin", "dir2/tail.bin"} {
+		p := filepath.Join(e.dir, name)
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() != size {
+			t.Errorf("%s is %d bytes; the source, which ends in a hole, is %d", name, fi.Size(), size)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) < len(block) || string(b[:len(block)]) != block || strings.Trim(string(b[len(block):]), "\x00") != "" {
+			t.Errorf("%s does not hold the block, then zeros", name)
+		}
+	}
+}
+
 func TestCopyFileRefusesASparseFileLargerThanTheCapAtOnce(t *testing.T) {
 	e := newRealEnv(t, security.Limits{})
 	e.mkdir(t, "dir")

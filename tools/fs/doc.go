@@ -303,4 +303,16 @@
 // patterns: those of path.Match, plus "**" for any number of directories
 // and "{a,b}" for alternatives. A pattern without '/' matches names at any
 // depth. Malformed patterns are errors that say what is wrong and where.
+//
+// # Engines
+//
+// What the tools do that is not about tools lives in packages of its own
+// under internal/, each with its tests and the reason it is not a
+// library: internal/glob (patterns), internal/gitignore (ignore files),
+// internal/walk (the bounded walk), internal/diff (edit_file's diff),
+// internal/atomicfile (atomic writes and temporary names),
+// internal/sparsecopy (copies that keep holes), internal/namesort,
+// internal/topk and internal/ranksketch (a listing's order and pages in
+// bounded memory). They return facts, never sentences: this package
+// reads them through the sandbox and phrases what the model reads.
 package fs

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/stdiotools/toolserver/i18n"
+	"github.com/stdiotools/toolserver/internal/diff"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -197,9 +198,9 @@ func (t *toolset) planEdit(ctx context.Context, call *server.Call, rel string, i
 		}
 		res.Applied++
 	}
-	diff := unifiedDiff(rel, orig, text)
+	unified := unifiedDiff(rel, orig, text)
 	res.Bytes = int64(len(text))
-	res.cutDiff(diff, int(min(maxDiffBytes, t.lim.MaxReadBytes)), call.Lang())
+	res.cutDiff(unified, int(min(maxDiffBytes, t.lim.MaxReadBytes)), call.Lang())
 	if text == orig {
 		if !in.DryRun {
 			res.Version = version
@@ -209,23 +210,36 @@ func (t *toolset) planEdit(ctx context.Context, call *server.Call, rel string, i
 	if err := t.checkWrite(rel, say(msgTheEditedTextOf, lit(quote(rel))), res.Bytes, res.Bytes, say(msgNothingWritten)); err != nil {
 		return editPlan{}, message{}, err
 	}
-	added, removed := diffStat(diff)
+	added, removed := diff.Stat(unified)
 	ask := say(msgConfirmEdit, lit(quote(rel)), counted(len(in.Edits), msgEdit, msgEdits),
 		counted(added, msgLine, msgLines), counted(removed, msgLine, msgLines), size(len(orig)), size(res.Bytes))
 	return editPlan{res: res, changed: true, text: text, perm: fi.Mode().Perm()}, ask, nil
 }
 
-// cutDiff sets the diff, cut to at most limit bytes, with a note in lang
-// saying how much was cut and where to read on.
-func (r *EditFileResult) cutDiff(diff string, limit int, lang i18n.Lang) {
-	shown, oldNext, newNext := cutDiff(diff, limit)
+// maxDiffBytes is the most of a diff edit_file returns, 64 KiB (less when
+// the read limit is lower): enough to check a focused edit, while an edit
+// that rewrites a whole large file cannot flood the model's context.
+const maxDiffBytes = 64 << 10
+
+// unifiedDiff is the diff of a change to rel that edit_file shows: rel in
+// its headers is escaped as every name the model reads (displayName).
+func unifiedDiff(rel, oldText, newText string) string {
+	name, _ := displayName(rel)
+	return diff.Unified(name, oldText, newText)
+}
+
+// cutDiff sets the diff, cut to at most limit bytes (diff.Cut), with a
+// note in lang saying how much was cut and where to read on with
+// read_file's offset.
+func (r *EditFileResult) cutDiff(unified string, limit int, lang i18n.Lang) {
+	shown, oldNext, newNext := diff.Cut(unified, limit)
 	r.Diff = shown
-	if len(shown) == len(diff) {
+	if len(shown) == len(unified) {
 		return
 	}
-	r.DiffBytes, r.DiffTruncated = len(diff), true
-	added, removed := diffStat(diff)
-	what := say(msgDiffCut, size(len(diff)), counted(added, msgLine, msgLines), counted(removed, msgLine, msgLines), size(len(shown)))
+	r.DiffBytes, r.DiffTruncated = len(unified), true
+	added, removed := diff.Stat(unified)
+	what := say(msgDiffCut, size(len(unified)), counted(added, msgLine, msgLines), counted(removed, msgLine, msgLines), size(len(shown)))
 	if r.DryRun {
 		r.Note = say(msgDiffCutDryRun, what, num(oldNext), num(newNext)).in(lang)
 		return
@@ -550,24 +564,4 @@ func fuzzyEdit(text string, e Edit, eol string) (string, *FuzzyMatch, error) {
 // leadingSpace returns the spaces and tabs that s starts with.
 func leadingSpace(s string) string {
 	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
-}
-
-// diffStat counts the lines a unified diff adds and removes.
-func diffStat(diff string) (added, removed int) {
-	for i := 0; diff != ""; i++ {
-		l := diff
-		if j := strings.IndexByte(diff, '\n'); j >= 0 {
-			l, diff = diff[:j+1], diff[j+1:]
-		} else {
-			diff = ""
-		}
-		switch {
-		case i < 2: // the "---" and "+++" headers
-		case l[0] == '+':
-			added++
-		case l[0] == '-':
-			removed++
-		}
-	}
-	return added, removed
 }

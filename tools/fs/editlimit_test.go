@@ -1,10 +1,15 @@
 package fs
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/spf13/afero"
 	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
 )
 
 // refusedForSize is the sentence edit_file answers a file over the edit
@@ -102,4 +107,68 @@ func TestEditFileOfALargeFileKeepsItsBytes(t *testing.T) {
 		}
 		wantContains(t, got.Diff, "-old line\r\n", "+new line\r\n+and two\r\n")
 	})
+}
+
+// TestEditFileReservesThreeTimesTheFile: an edit holds the text, the
+// edited text and a diff of up to both, so it reserves three times the
+// file from the memory budget before it reads, and waits while other
+// calls hold more than the rest.
+func TestEditFileReservesThreeTimesTheFile(t *testing.T) {
+	const budget, fileSize = 1 << 20, 100 << 10
+	cases := []struct {
+		name   string
+		others int64 // what another call holds meanwhile
+		waits  bool
+	}{
+		{"the budget less three times the file held by others", budget - 3*fileSize, false},
+		{"a byte more held by others", budget - 3*fileSize + 1, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := newMemFs()
+			sb := security.NewSandbox(mem, security.SandboxOptions{})
+			srv := server.New(server.Options{MemoryBudget: budget, ToolTimeout: 5 * time.Second, MaxRepeats: -1})
+			if err := newToolset(sb).register(srv); err != nil {
+				t.Fatal(err)
+			}
+			holding, release := make(chan struct{}), make(chan struct{})
+			err := server.AddTool(srv, server.ToolSpec{Name: "hog", Description: "d", Level: security.Read},
+				func(ctx context.Context, call *server.Call, in hogArgs) (ListDirectoryResult, error) {
+					if err := call.Reserve(ctx, in.Bytes); err != nil {
+						return ListDirectoryResult{}, err
+					}
+					holding <- struct{}{}
+					<-release
+					return ListDirectoryResult{}, nil
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := afero.WriteFile(mem, "f.txt", []byte("old\n"+strings.Repeat("x", fileSize-4)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				_, _ = srv.CallTool(context.Background(), "hog", []byte(fmt.Sprintf(`{"bytes":%d}`, tc.others)))
+			}()
+			<-holding
+			defer func() { release <- struct{}{} }()
+			// A wait is cut short by cancellation; one that is not
+			// waiting never sees it.
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.waits {
+				time.AfterFunc(100*time.Millisecond, cancel)
+			}
+			defer cancel()
+			res, err := srv.CallTool(ctx, "edit_file", []byte(`{"path":"f.txt","edits":[{"old_text":"old","new_text":"new"}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if waited := strings.Contains(text(res), "while it waited for memory"); waited != tc.waits {
+				t.Fatalf("waited for memory: %v, want %v: %s", waited, tc.waits, text(res))
+			}
+			if !tc.waits && res.IsError {
+				t.Fatalf("the edit failed: %s", text(res))
+			}
+		})
+	}
 }

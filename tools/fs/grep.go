@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/stdiotools/toolserver/internal/glob"
+	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -162,7 +164,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	if err != nil {
 		return GrepResult{}, err
 	}
-	var only *glob
+	var only *glob.Glob
 	if in.Glob != "" {
 		if only, err = newPathGlob(in.Glob); err != nil {
 			return GrepResult{}, fail(msgArgPrefix, lit("glob"), cause{err})
@@ -190,7 +192,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 	} else {
 		ig = t.newIgnorer(in.IncludeIgnored)
 		err = t.walkIgnoring(ctx, rel, ig, func(p, sub string, d fs.DirEntry, err error) error {
-			if err == errWalkBudget {
+			if err == walk.ErrBudget {
 				res.StoppedAt = p
 				g.stopped = say(msgGrepStoppedVisit, num(t.lim.MaxWalkEntries), lit(quote(p)))
 				return nil
@@ -199,7 +201,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 				g.skipped.add(p, err)
 				return nil
 			}
-			if !d.Type().IsRegular() || only != nil && !only.match(sub) {
+			if !d.Type().IsRegular() || only != nil && !only.Match(sub) {
 				return nil
 			}
 			if err := g.file(ctx, p); err != nil {

@@ -57,7 +57,7 @@ func (m memFs) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, er
 }
 
 // newRealEnv returns an env over a RootFs on a fresh temporary directory.
-func newRealEnv(t testing.TB, lim security.Limits) *env {
+func newRealEnv(t testing.TB, lim security.Limits, set ...func(*toolset)) *env {
 	t.Helper()
 	dir := t.TempDir()
 	root, err := security.OpenRoot(dir)
@@ -65,7 +65,7 @@ func newRealEnv(t testing.TB, lim security.Limits) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	return newEnv(t, "real", root, dir, lim)
+	return newEnv(t, "real", root, dir, lim, set...)
 }
 
 // newEnv returns an env over fsys, its tools registered as Register does

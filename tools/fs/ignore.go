@@ -25,34 +25,52 @@ const (
 
 // gitDir is the name of a repository's own directory, which is always
 // skipped, and which marks the top of a repository.
-const gitDir = ".git"
-
-// ignoreFiles are the files a directory's rules come from, in the order
-// they apply: a .ignore file's patterns win over the .gitignore's beside
-// it.
-var ignoreFiles = [...]string{".gitignore", ".ignore"}
+const gitDir = gitignore.GitDir
 
 // ignorer decides, for one call, which entries a walk skips as ignored,
-// and counts them. A nil *ignorer skips nothing and reads nothing: it is
-// what include_ignored asks for.
+// and counts them: a gitignore.Stack over the sandbox's files, bounded as
+// above. A nil *ignorer skips nothing and reads nothing: it is what
+// include_ignored asks for.
 type ignorer struct {
 	t        *toolset
-	held     int   // bytes of the ignore files in force
-	lines    int   // their lines
-	read     int64 // bytes of ignore files read
-	skipped  int   // entries skipped
+	stack    gitignore.Stack
+	skipped  int // entries skipped
 	unusable skipList
 }
-
-// ignoreCost is what one directory's ignore files add to those in force.
-type ignoreCost struct{ bytes, lines int }
 
 // newIgnorer returns the ignorer of one call, or nil with include set.
 func (t *toolset) newIgnorer(include bool) *ignorer {
 	if include {
 		return nil
 	}
-	return &ignorer{t: t}
+	ig := &ignorer{t: t}
+	ig.stack = gitignore.Stack{
+		Source: ignoreSource{t},
+		Join:   joinRel,
+		Bounds: gitignore.Bounds{FileBytes: maxIgnoreFileBytes, HeldBytes: maxIgnoreHeldBytes, Lines: maxIgnoreLines, ReadBytes: maxIgnoreReadBytes},
+		Unusable: func(p, reason string, err error) {
+			if err != nil {
+				ig.unusable.add(p, err)
+			} else {
+				ig.unusable.addReason(p, reason)
+			}
+		},
+	}
+	return ig
+}
+
+// ignoreSource reads ignore files through the sandbox.
+type ignoreSource struct{ t *toolset }
+
+func (s ignoreSource) Lstat(p string) (fs.FileInfo, error) { return lstat(s.t.sb.Fs(), p) }
+
+func (s ignoreSource) Read(ctx context.Context, p string, size, limit int64) ([]byte, error) {
+	f, _, err := s.t.sb.OpenRead(pathArg(p), false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readInto(ctx, f, make([]byte, 0, size+1), limit)
 }
 
 // above returns the rules in force in the directory that holds rel: those
@@ -67,7 +85,7 @@ func (ig *ignorer) above(ctx context.Context, rel string) *gitignore.Rules {
 		return nil
 	}
 	root, inner := ig.t.sb.SplitRoot(rel) // with several roots, stay in rel's
-	if inner == "." || ig.isTop(rel) {
+	if inner == "." || ig.stack.IsTop(rel) {
 		return nil
 	}
 	var dirs []string // nearest first
@@ -78,7 +96,7 @@ func (ig *ignorer) above(ctx context.Context, rel string) *gitignore.Rules {
 			break
 		}
 		dirs = append(dirs, full)
-		if ig.isTop(full) {
+		if ig.stack.IsTop(full) {
 			break
 		}
 	}
@@ -89,118 +107,26 @@ func (ig *ignorer) above(ctx context.Context, rel string) *gitignore.Rules {
 	return rules
 }
 
-// isTop reports whether dir is the top of a repository: whether it holds
-// a .git, a directory or (in a worktree or a submodule) a file.
-func (ig *ignorer) isTop(dir string) bool {
-	_, err := lstat(ig.t.sb.Fs(), joinRel(dir, gitDir))
-	return err == nil
-}
-
 // enter returns the rules in force in the directory dir, whose parent has
-// parent: those, then the patterns of dir's .gitignore and .ignore. At the
-// top of a repository, the rules above no longer apply (as in git, a
-// repository inside another follows its own), and .git/info/exclude comes
-// first. The cost is to be released once the walk leaves dir.
-func (ig *ignorer) enter(ctx context.Context, parent *gitignore.Rules, dir string) (*gitignore.Rules, ignoreCost) {
+// parent (gitignore.Stack.Enter), and what they cost, to be released once
+// the walk leaves dir.
+func (ig *ignorer) enter(ctx context.Context, parent *gitignore.Rules, dir string) (*gitignore.Rules, gitignore.Cost) {
 	if ig == nil {
-		return nil, ignoreCost{}
+		return nil, gitignore.Cost{}
 	}
-	var patterns []gitignore.Pattern
-	var cost ignoreCost
-	add := func(p string) {
-		if data, lines, ok := ig.load(ctx, p, cost); ok {
-			patterns = append(patterns, gitignore.Parse(data)...)
-			cost.bytes += len(data)
-			cost.lines += lines
-		}
-	}
-	if fi, err := lstat(ig.t.sb.Fs(), joinRel(dir, gitDir)); err == nil {
-		parent = nil
-		if fi.IsDir() {
-			add(joinRel(dir, gitDir+"/info/exclude"))
-		}
-	}
-	for _, name := range ignoreFiles {
-		add(joinRel(dir, name))
-	}
-	ig.held += cost.bytes
-	ig.lines += cost.lines
-	if dir == "." {
-		dir = ""
-	}
-	return parent.With(dir, patterns), cost
+	return ig.stack.Enter(ctx, parent, dir)
 }
 
-// release takes what a directory's ignore files cost off those in force.
-func (ig *ignorer) release(c ignoreCost) {
-	if ig != nil {
-		ig.held -= c.bytes
-		ig.lines -= c.lines
-	}
+// Enter is enter for a depth-first walk (walk.Filter): the rules in force
+// in dir, and what releases their cost once the walk leaves it.
+func (ig *ignorer) Enter(ctx context.Context, parent *gitignore.Rules, dir string) (*gitignore.Rules, func()) {
+	rules, cost := ig.enter(ctx, parent, dir)
+	return rules, func() { ig.stack.Release(cost) }
 }
 
-// load returns the content of the ignore file p and its lines, and
-// whether there is one to apply; pending is what the directory's files read so far add. A
-// missing file is none; so is a symbolic link, which git does not follow
-// either, or anything else that is not a regular file. A file that cannot
-// be read or is over a bound is noted, and not applied.
-func (ig *ignorer) load(ctx context.Context, p string, pending ignoreCost) (data string, lines int, ok bool) {
-	fi, err := lstat(ig.t.sb.Fs(), p)
-	switch {
-	case isMissing(err):
-		return "", 0, false
-	case err != nil:
-		ig.unusable.add(p, err)
-		return "", 0, false
-	case !fi.Mode().IsRegular():
-		return "", 0, false
-	}
-	size := fi.Size()
-	if reason := ig.overBound(size, pending); reason != "" {
-		ig.unusable.addReason(p, reason)
-		return "", 0, false
-	}
-	f, _, err := ig.t.sb.OpenRead(pathArg(p), false)
-	if err != nil {
-		if !isMissing(err) {
-			ig.unusable.add(p, err)
-		}
-		return "", 0, false
-	}
-	buf, err := readInto(ctx, f, make([]byte, 0, size+1), maxIgnoreFileBytes)
-	f.Close()
-	ig.read += int64(len(buf))
-	switch {
-	case ctx.Err() != nil:
-		return "", 0, false // the walk stops at its next check
-	case err != nil:
-		ig.unusable.add(p, err)
-		return "", 0, false
-	}
-	if reason := ig.overBound(int64(len(buf)), pending); reason != "" { // it grew
-		ig.unusable.addReason(p, reason)
-		return "", 0, false
-	}
-	data = string(buf)
-	if lines = gitignore.Lines(data); ig.lines+pending.lines+lines > maxIgnoreLines {
-		ig.unusable.addReason(p, "too_many_patterns")
-		return "", 0, false
-	}
-	return data, lines, true
-}
-
-// overBound returns why an ignore file of size bytes cannot be applied on
-// top of those in force and pending, or "".
-func (ig *ignorer) overBound(size int64, pending ignoreCost) string {
-	switch {
-	case size > maxIgnoreFileBytes:
-		return "too_large"
-	case int64(ig.held+pending.bytes)+size > maxIgnoreHeldBytes:
-		return "too_many_patterns"
-	case ig.read+size > maxIgnoreReadBytes:
-		return "read_limit"
-	}
-	return ""
+// Skip is skip for a walk (walk.Filter).
+func (ig *ignorer) Skip(rules *gitignore.Rules, p string, d fs.DirEntry) bool {
+	return ig.skip(rules, p, d)
 }
 
 // skip reports whether a walk leaves out the entry d at the root-relative
@@ -244,11 +170,11 @@ func (ig *ignorer) unusedSentence() message {
 // ignoreReasonPhrase says why an ignore file was not applied.
 func ignoreReasonPhrase(reason string) arg {
 	switch reason {
-	case "too_large":
+	case gitignore.TooLarge:
 		return say(msgIgnoreTooLarge, num(maxIgnoreFileBytes>>20))
-	case "too_many_patterns":
+	case gitignore.TooManyPatterns:
 		return say(msgIgnoreTooMany, num(maxIgnoreLines), num(maxIgnoreHeldBytes>>20))
-	case "read_limit":
+	case gitignore.ReadLimit:
 		return say(msgIgnoreReadLimit, num(maxIgnoreReadBytes>>20))
 	}
 	return reasonPhrase(reason)

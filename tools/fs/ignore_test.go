@@ -264,17 +264,17 @@ func TestManyIgnoreFilesHoldLittle(t *testing.T) {
 		dir = joinRel(dir, "d")
 		e.write(t, dir+"/.gitignore", rules)
 	}
-	ig := &ignorer{t: &toolset{sb: e.sb, lim: e.sb.Limits()}}
-	peak := 0
+	ig := (&toolset{sb: e.sb, lim: e.sb.Limits()}).newIgnorer(false)
+	peak := int64(0)
 	err := ig.t.walkIgnoring(t.Context(), ".", ig, func(p, sub string, d fs.DirEntry, err error) error {
-		peak = max(peak, ig.held)
+		peak = max(peak, ig.stack.Held())
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if peak > maxIgnoreHeldBytes || ig.held != 0 {
-		t.Errorf("held at most %d bytes, %d at the end", peak, ig.held)
+	if peak > maxIgnoreHeldBytes || ig.stack.Held() != 0 {
+		t.Errorf("held at most %d bytes, %d at the end", peak, ig.stack.Held())
 	}
 	if ig.unusable.n == 0 {
 		t.Error("no ignore file was left out")

@@ -12,6 +12,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/stdiotools/toolserver/internal/namesort"
+	"github.com/stdiotools/toolserver/internal/ranksketch"
+	"github.com/stdiotools/toolserver/internal/topk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -207,7 +210,7 @@ func (t *toolset) listDirectory(ctx context.Context, call *server.Call, in ListD
 // The listing holds only the page, whatever the offset and the size of
 // the directory: it counts every entry, and keeps those after lo (a
 // cursor's entry) up to hi, which a page after a cursor or at an offset
-// up to a few pages needs, in one pass (see topK). For a page further on,
+// up to a few pages needs, in one pass (see topk). For a page further on,
 // holding every entry before it, as a listing once did, is avoided by
 // reading the directory more than once: see narrow. What it holds is
 // reserved from the call's memory budget.
@@ -226,19 +229,19 @@ func (l *listing) entries(ctx context.Context, lo *ListEntry, offset, page int) 
 			return nil, err
 		}
 	}
-	keep := newTopK(k, l.order)
-	keep.weigh = entryWeight
+	keep := topk.New(k, l.order)
+	keep.Weigh = entryWeight
 	if l.in.Sort == "name" {
-		keep.sort = sortByName
+		keep.Sort = sortByName
 	}
-	if err := l.pass(ctx, lo, hi, keep.add, keep.bytes); err != nil {
+	if err := l.pass(ctx, lo, hi, keep.Add, keep.Bytes); err != nil {
 		return nil, err
 	}
-	return keep.sorted(), nil
+	return keep.Sorted(), nil
 }
 
 // listKeepPages is how many pages' worth of entries a listing keeps at
-// most in its last pass (and twice that for a moment, see topK): a page
+// most in its last pass (and twice that for a moment, see topk): a page
 // at an offset up to three pages is read in one pass, and a bracket
 // around a page further on (see narrow) must be that narrow.
 const listKeepPages = 4
@@ -278,7 +281,7 @@ type listing struct {
 // the offset times the directory; counting entries by the first bytes of
 // their names takes few passes for most names, but a pass per byte of
 // the longest shared prefix for names made to defeat it. Instead each
-// pass gives every entry between the bounds so far to a rankSketch, whose
+// pass gives every entry between the bounds so far to a ranksketch.Sketch, whose
 // buffers hold a page each, and the sketch brackets the page: a directory
 // of 200,000 entries takes one pass here and one to keep the page (the
 // sketch's bracket around a page of 1,000 holds about 2,400 entries, and
@@ -301,20 +304,20 @@ func (l *listing) narrow(ctx context.Context, offset, page int) (lo, hi *ListEnt
 		if err := l.hold(ctx, int64(bits.Len(uint(expect/b))+4)*int64(b)*l.entryBytes()); err != nil {
 			return nil, nil, 0, false, err
 		}
-		s := newRankSketch(b, l.order)
-		s.weigh = entryWeight
+		s := ranksketch.New(b, l.order)
+		s.Weigh = entryWeight
 		if l.in.Sort == "name" {
-			s.sort = sortByName
+			s.Sort = sortByName
 		}
-		if err := l.pass(ctx, lo, hi, s.add, s.bytes); err != nil {
+		if err := l.pass(ctx, lo, hi, s.Add, s.Bytes); err != nil {
 			return nil, nil, 0, false, err
 		}
-		from, between := offset-l.below, int(s.n) // the page's first rank after lo; the entries after lo up to hi
+		from, between := offset-l.below, int(s.Count()) // the page's first rank after lo; the entries after lo up to hi
 		if from >= between && hi == nil {
 			l.below += between
 			return lo, hi, 0, true, nil
 		}
-		nlo, nhi, hasLo, hasHi, most := s.bracket(int64(from), int64(from+page))
+		nlo, nhi, hasLo, hasHi, most := s.Bracket(int64(from), int64(from+page))
 		if hasLo {
 			lo = &nlo
 		}
@@ -326,7 +329,7 @@ func (l *listing) narrow(ctx context.Context, offset, page int) (lo, hi *ListEnt
 		// keeps what the page needs, however many, rather than loop. A
 		// sketch of no more entries than its buffer holds would be exact,
 		// and a pass for nothing: they are kept at once.
-		if m := int(most); m <= max(listKeepPages*page, s.b) || m > between/2 {
+		if m := int(most); m <= max(listKeepPages*page, b) || m > between/2 {
 			return lo, hi, min(m, max(from, 0)+page), false, nil
 		}
 		expect = int(most)
@@ -426,6 +429,13 @@ func entryWeight(e ListEntry) int {
 	}
 	return n
 }
+
+// sortByName sorts entries by name, as entryOrder("name") orders them,
+// faster than slices.SortFunc with it (see namesort).
+func sortByName(entries []ListEntry) { namesort.Sort(entries, entryName) }
+
+// entryName returns the name of e.
+func entryName(e *ListEntry) string { return e.Name }
 
 // entryOrder returns the order of a listing: by name, by size (largest
 // first) or by modification time (newest first), ties by name.

@@ -155,7 +155,7 @@ type hogArgs struct {
 // and what it holds at an offset far on is a few pages, whatever the
 // offset: it runs in a budget of 2 MiB of which other calls hold all but
 // 512 KiB, where keeping every entry before its page of 7,000 (and as
-// many again for a moment, see topK) took 1.3 MB.
+// many again for a moment, see topk) took 1.3 MB.
 func TestListDirectoryReservesWhatItHolds(t *testing.T) {
 	const budget = 2 << 20
 	dir := t.TempDir()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/internal/sparsecopy"
 	"github.com/stdiotools/toolserver/server"
 )
 
@@ -76,7 +77,7 @@ func (t *toolset) planCrossMove(ctx context.Context, src, dst string, srcInfo fs
 	switch mode := srcInfo.Mode(); {
 	case mode.IsRegular():
 		mv.plan.files = []planEntry{{sub: "", mode: mode.Perm(), size: srcInfo.Size(), info: srcInfo}}
-		mv.plan.bytes, mv.plan.alloc = srcInfo.Size(), allocated(srcInfo)
+		mv.plan.bytes, mv.plan.alloc = srcInfo.Size(), sparsecopy.Allocated(srcInfo)
 		if err := t.checkCap(lit(quote(src)), srcInfo.Size(), say(msgAcrossCopying, say(msgNothingMoved))); err != nil {
 			return nil, err
 		}

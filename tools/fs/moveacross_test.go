@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/internal/atomicfile"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/servertest"
 )
@@ -56,7 +57,7 @@ func (e *env) mtime(t testing.TB, name string) time.Time {
 func noTempEntries(t *testing.T, e *env) {
 	t.Helper()
 	_ = filepath.WalkDir(e.dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasPrefix(d.Name(), tempPrefix) {
+		if err == nil && strings.HasPrefix(d.Name(), atomicfile.TempPrefix) {
 			t.Errorf("left behind: %s", p)
 		}
 		return nil
@@ -442,7 +443,7 @@ func TestMoveFileAcrossFileSystemsCleansUpAFailedCopy(t *testing.T) {
 			return
 		}
 		m.onRead = nil
-		tmps, _ := filepath.Glob(e.dir + "/mnt/" + tempPrefix + "*" + tempSuffix)
+		tmps, _ := filepath.Glob(e.dir + "/mnt/" + atomicfile.TempPrefix + "*" + atomicfile.TempSuffix)
 		if len(tmps) != 1 {
 			t.Errorf("temporary directories: %v", tmps)
 			return

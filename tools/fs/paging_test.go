@@ -1,14 +1,7 @@
 package fs
 
 import (
-	"context"
-	"io/fs"
-	"os"
-	"path"
-	"syscall"
-
 	"fmt"
-	"github.com/spf13/afero"
 	"regexp"
 	"testing"
 	"time"
@@ -65,6 +58,43 @@ func TestListCursorBySizeWithoutSizes(t *testing.T) {
 	})
 }
 
+// TestListBySizePagesEveryEmptyFile: a listing by size with many empty
+// files lists each of them once, page after page, by cursor and by
+// offset, with sizes shown or not. A cursor made at an empty file carries
+// the size 0, which must read back as 0, not as the -1 of a directory
+// (the entries of size 0 after it would then all sort before it, and be
+// skipped).
+func TestListBySizePagesEveryEmptyFile(t *testing.T) {
+	bothFS(t, security.Limits{MaxListEntries: 2}, func(t *testing.T, e *env) {
+		want := []string{"big", "mid"}
+		e.write(t, "d/big", "xxx")
+		e.write(t, "d/mid", "xx")
+		for i := range 12 {
+			name := fmt.Sprintf("e%02d", i)
+			e.write(t, "d/"+name, "")
+			want = append(want, name)
+		}
+		e.mkdir(t, "d/sub")
+		want = append(want, "sub")
+		if got := pageAll(t, e, "d", "size"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("paged by cursor %v, want %v", got, want)
+		}
+		for _, sizes := range []bool{false, true} {
+			var got []string
+			for offset := 0; offset < len(want)+2; offset += 2 {
+				var res ListDirectoryResult
+				structured(t, e.ok(t, "list_directory", fmt.Sprintf(`{"path":"d","sort":"size","sizes":%v,"offset":%d}`, sizes, offset)), &res)
+				for _, en := range res.Entries {
+					got = append(got, en.Name)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("sizes %v: paged by offset %v, want %v", sizes, got, want)
+			}
+		}
+	})
+}
+
 // TestReviewListCursorPagesEveryEntryOnce: paging by modification time
 // returns every entry once, also when some were modified outside the
 // years a count of nanoseconds since 1970 can hold (before 1678, after
@@ -98,72 +128,6 @@ func TestListCursorPagesEveryEntryOnce(t *testing.T) {
 			}
 		}
 	})
-}
-
-// failingDirFs is a MemMapFs on which reading the directory bad gives
-// its entries, then fails.
-type failingDirFs struct {
-	afero.Fs
-	bad string
-}
-
-func (f failingDirFs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	file, err := f.Fs.OpenFile(name, flag, perm)
-	if err == nil && path.Clean(name) == f.bad {
-		return &failingDir{File: file}, nil
-	}
-	return file, err
-}
-
-func (f failingDirFs) Open(name string) (afero.File, error) { return f.OpenFile(name, os.O_RDONLY, 0) }
-
-type failingDir struct {
-	afero.File
-	done bool
-}
-
-func (d *failingDir) Readdir(n int) ([]os.FileInfo, error) {
-	if d.done {
-		return nil, syscall.EIO
-	}
-	d.done = true
-	infos, err := d.File.Readdir(-1)
-	if err != nil {
-		return nil, err
-	}
-	return infos, nil
-}
-
-// TestReviewWalkPendingAfterAFailedRead: a directory whose read fails
-// after it gave subdirectories is reported once, and the subdirectories
-// it gave, which are not entered, no longer count as waiting: the count
-// of waiting directories, which bounds the walk, kept them for the rest
-// of the walk.
-func TestWalkPendingAfterAFailedRead(t *testing.T) {
-	mem := afero.NewMemMapFs()
-	for _, d := range []string{"top/bad/d1", "top/bad/d2", "top/ok/d3"} {
-		if err := mem.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sb := security.NewSandbox(failingDirFs{Fs: mem, bad: "top/bad"}, security.SandboxOptions{})
-	ts := &toolset{sb: sb, lim: sb.Limits()}
-	var errs []string
-	w := &walker{t: ts, ctx: context.Background(), fn: func(p, sub string, d fs.DirEntry, err error) error {
-		if err != nil {
-			errs = append(errs, p)
-		}
-		return nil
-	}}
-	if err := w.dir("top", "", nil, 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	if len(errs) != 1 || errs[0] != "top/bad" {
-		t.Errorf("errors reported for %v, want once for top/bad", errs)
-	}
-	if w.pending != 0 {
-		t.Errorf("after the walk %d directories still count as waiting", w.pending)
-	}
 }
 
 // TestReviewDryRunsApplyTheRuleForNewNames: a dry run says what the call

@@ -2,6 +2,7 @@ package fs
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stdiotools/toolserver/internal/jsonwire"
@@ -26,11 +27,19 @@ func sameReadJSON(t *testing.T, r ReadFileResult) {
 
 func TestReadJSONIsEncodingJSON(t *testing.T) {
 	total, zero := 42, 0
+	long := strings.Repeat("é<", 200) // 600 bytes
 	for _, r := range []ReadFileResult{
 		{},
 		{Path: "a.txt", Kind: "text", Size: 1024, TotalLines: &total, FromLine: 1, ToLine: 42, Lines: 42, Version: "0123456789abcdef"},
 		{Path: "dir/<x>&\u2028.png", Kind: "image", MIMEType: "image/png", Size: -1, Note: "an image \"q\"\\", Version: "v"},
 		{Path: "b", Kind: "text", TotalLines: &zero, Truncated: true, InvalidUTF8: true, ReplacedBytes: 3, Note: "cut\n", Text: "not in the JSON", Data: []byte("nor this")},
+		// Each string longer than the room the others are given: the
+		// room is a hint, never a count to subtract from.
+		{Path: long, Kind: "text"},
+		{Kind: long},
+		{Kind: "image", MIMEType: long},
+		{Kind: "text", Note: long},
+		{Kind: "text", Version: long},
 	} {
 		sameReadJSON(t, r)
 	}

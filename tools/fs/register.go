@@ -3,8 +3,10 @@ package fs
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
+	"github.com/stdiotools/toolserver/internal/atomicfile"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -17,6 +19,10 @@ type toolset struct {
 	// has, for the free-space check of writes; nil where the file system
 	// cannot tell (tests replace it).
 	diskSpace func(dir string) (avail, total uint64, err error)
+	// createUnnamed creates a file without a name in a directory, for
+	// atomic writes, where the file system can (unnamedOf); nil where it
+	// cannot (tests wrap it).
+	createUnnamed func(dir string, perm fs.FileMode) (atomicfile.Unnamed, error)
 	// now is the clock that tells stale temporary files; time.Now.
 	now func() time.Time
 	// sweep is set when the tools may remove stale temporary files
@@ -51,6 +57,7 @@ func newToolset(sb *security.Sandbox) *toolset {
 	if ds, ok := unwrapFs(sb.Fs()).(diskSpacer); ok {
 		t.diskSpace = ds.DiskSpace
 	}
+	t.createUnnamed = unnamedOf(unwrapFs(sb.Fs()))
 	return t
 }
 

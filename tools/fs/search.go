@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stdiotools/toolserver/internal/topk"
+	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -95,12 +97,12 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	limit := t.lim.MaxResults
 	// The walk comes in the file system's order; the first matches in
 	// sorted order are kept by a bounded heap.
-	first := newTopK(limit, strings.Compare)
+	first := topk.New(limit, strings.Compare)
 	visited := 0
 	var skipped skipList
 	ig := t.newIgnorer(in.IncludeIgnored)
 	err = t.walkIgnoring(ctx, rel, ig, func(p, sub string, d fs.DirEntry, err error) error {
-		if err == errWalkBudget {
+		if err == walk.ErrBudget {
 			res.StoppedAt = p
 			return nil
 		}
@@ -114,19 +116,19 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 		if skip, err := skipExcluded(exclude, sub, d); skip {
 			return err
 		}
-		if g.match(sub) {
+		if g.Match(sub) {
 			res.Total++
 			if d.IsDir() {
 				p += "/"
 			}
-			first.add(p)
+			first.Add(p)
 		}
 		return nil
 	})
 	if err != nil {
 		return SearchFilesResult{}, err
 	}
-	res.Matches = append(res.Matches, first.sorted()...)
+	res.Matches = append(res.Matches, first.Sorted()...)
 	var notes sentences
 	if res.StoppedAt != "" {
 		notes = append(notes, say(msgSearchStopped, num(t.lim.MaxWalkEntries), lit(quote(res.StoppedAt))))

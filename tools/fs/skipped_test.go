@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -29,7 +30,7 @@ func TestGrepNamesTheEntriesItSkips(t *testing.T) {
 	if len(got.Matches) != 2 || got.Matches[0].Path != "bad\x07name.txt" || got.Matches[1].Path != "ok.txt" {
 		t.Errorf("matches = %+v", got.Matches)
 	}
-	tooDeep := strings.Repeat("d/", maxWalkDepth) + "d" // the first level the walk does not enter
+	tooDeep := strings.Repeat("d/", walk.MaxDepth) + "d" // the first level the walk does not enter
 	want := SkippedEntry{Path: tooDeep, Reason: "too_deep"}
 	if got.Unreadable != 1 || len(got.UnreadablePaths) != 1 || got.UnreadablePaths[0] != want {
 		t.Errorf("unreadable = %d, %+v; want 1, %+v", got.Unreadable, got.UnreadablePaths, want)
@@ -43,7 +44,7 @@ func TestSearchFilesNamesTheFoldersItSkips(t *testing.T) {
 	res := e.ok(t, "search_files", `{"pattern":"*.txt"}`)
 	var got SearchFilesResult
 	structured(t, res, &got)
-	tooDeep := strings.Repeat("d/", maxWalkDepth) + "d"
+	tooDeep := strings.Repeat("d/", walk.MaxDepth) + "d"
 	if got.Unreadable != 1 || len(got.UnreadablePaths) != 1 || got.UnreadablePaths[0] != (SkippedEntry{Path: tooDeep, Reason: "too_deep"}) {
 		t.Errorf("unreadable = %d, %+v", got.Unreadable, got.UnreadablePaths)
 	}

@@ -2,20 +2,20 @@ package fs
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"io/fs"
 	"path"
 	"sync"
 	"time"
+
+	"github.com/stdiotools/toolserver/internal/atomicfile"
 )
 
 // Temporary files.
 //
 // An atomic write (writeAtomic) puts its new file in place under a
 // temporary name, and a move between file systems copies a directory or
-// makes a link under one: tempPrefix, 16 lower-case hex digits and
-// tempSuffix, beside the target. A kill leaves such an entry behind where
+// makes a link under one: atomicfile.TempName, ".toolserver-", 16
+// lower-case hex digits and ".tmp", beside the target. A kill leaves such an entry behind where
 // the file could not be made without a name (not Linux, or a file system
 // without O_TMPFILE), in the instant between link and rename where it
 // could, and for a move's directory or link.
@@ -49,12 +49,6 @@ import (
 // directories a copy makes are new, and are not swept.
 // Removal is best effort: what cannot be removed (a read-only root, a
 // permission) stays, skipped.
-const (
-	tempPrefix   = ".toolserver-"
-	tempSuffix   = ".tmp"
-	tempHexBytes = 8 // 16 hex digits
-)
-
 // staleTempAge is how long a temporary entry must have been left
 // unchanged before it is removed as a leftover.
 const staleTempAge = time.Hour
@@ -67,27 +61,9 @@ const maxSweptDirs = 1024
 // rest.
 const maxRemovedPerRead = 1000
 
-// tempName returns a new random name for a temporary entry.
-func tempName() string {
-	var b [tempHexBytes]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return tempPrefix + hex.EncodeToString(b[:]) + tempSuffix
-}
-
-// isTempName reports whether name is one tempName makes: exactly
-// tempPrefix, 16 lower-case hex digits and tempSuffix.
-func isTempName(name string) bool {
-	const n = len(tempPrefix) + 2*tempHexBytes + len(tempSuffix)
-	if len(name) != n || name[:len(tempPrefix)] != tempPrefix || name[n-len(tempSuffix):] != tempSuffix {
-		return false
-	}
-	for _, c := range name[len(tempPrefix) : n-len(tempSuffix)] {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
+// isTempName reports whether name is one of the server's temporary
+// names (atomicfile.IsTempName).
+func isTempName(name string) bool { return atomicfile.IsTempName(name) }
 
 // refuseTempName refuses rel as the name of a new entry if its last
 // element is a temporary name, which the tools would hide and remove.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/internal/gitignore"
+	"github.com/stdiotools/toolserver/internal/topk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
@@ -113,7 +114,7 @@ func (t *toolset) directoryTree(ctx context.Context, call *server.Call, in Direc
 		}
 		// The first entries by name that the limit leaves room for, read
 		// without holding the whole directory.
-		first := newTopK(limit-res.Entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+		first := topk.New(limit-res.Entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 		seen := 0
 		rules, _ := ig.enter(ctx, p.parent, p.rel) // kept while its subdirectories wait
 		err := t.streamDir(ctx, p.rel, func(d fs.DirEntry) error {
@@ -122,7 +123,7 @@ func (t *toolset) directoryTree(ctx context.Context, call *server.Call, in Direc
 			}
 			if !matchAny(exclude, joinSub(p.sub, d.Name())) {
 				seen++
-				first.add(d)
+				first.Add(d)
 			}
 			return nil
 		})
@@ -133,7 +134,7 @@ func (t *toolset) directoryTree(ctx context.Context, call *server.Call, in Direc
 			p.n.unread = true
 			continue
 		}
-		kept := first.sorted()
+		kept := first.Sorted()
 		if more := seen - len(kept); more > 0 {
 			p.n.more += more
 			res.Truncated = true

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/stdiotools/toolserver/internal/gitignore"
+	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -92,43 +91,18 @@ func notDirError(rel string) error {
 	return fail(msgNotDir, lit(quote(rel)))
 }
 
-// walkFunc is called by walk for each entry below the directory walked,
-// with p its root-relative path and sub its path relative to the
-// directory walked. If a directory below cannot be read, walkFunc is
-// called for it a second time with the error; returning nil then goes on
-// without it. Returning fs.SkipDir for a directory skips what it holds;
-// fs.SkipAll ends the walk without an error.
-type walkFunc func(p, sub string, d fs.DirEntry, err error) error
-
-// The bounds of a walk. A walk holds, besides the one directory it reads
-// at a time, only the subdirectories it has still to enter, and their
-// paths: it enters at most maxWalkDepth levels, and keeps at most
-// maxPendingDirs directories waiting in all. Deeper directories, and
-// directories found when that many wait already, are not entered: the
-// walk function is told, with errTooDeep or errTooManyDirs, so that the
-// tool counts and names them among what it skipped.
-const (
-	maxWalkDepth   = 256
-	maxPendingDirs = 10_000
-)
-
-// The reasons a walk does not enter a directory.
-var (
-	errTooDeep     = errors.New("more than " + strconv.Itoa(maxWalkDepth) + " levels down")
-	errTooManyDirs = errors.New("more than " + strconv.Itoa(maxPendingDirs) + " directories were waiting to be searched")
-	// errWalkBudget tells the walk function, at the entry where the walk
-	// stops, that it visited Limits.MaxWalkEntries entries; the walk
-	// ends.
-	errWalkBudget = errors.New("the walk visited the most entries one call visits")
-)
+// walkFunc is called by walk for each entry below the directory walked
+// (see walk.Func): p is its root-relative path, sub its path relative to
+// the directory walked.
+type walkFunc = walk.Func
 
 // walk visits everything below the directory rel, depth first, without
-// following symbolic links. A directory's entries come in the order the
-// file system gives them, not sorted, since its whole list is never held;
-// its subdirectories are entered after it has been read, in name order.
-// A tool whose output needs an order sorts what it keeps. walk checks ctx
-// before each directory and each entry, so that a cancel stops it within
-// one entry.
+// following symbolic links (walk.Walker over streamDir): a directory's
+// entries in the order the file system gives them, its subdirectories
+// entered after it has been read, in name order, at most
+// Limits.MaxWalkEntries entries, walk.MaxDepth levels down and
+// walk.MaxPending directories waiting. A tool whose output needs an order
+// sorts what it keeps.
 func (t *toolset) walk(ctx context.Context, rel string, fn walkFunc) error {
 	return t.walkIgnoring(ctx, rel, nil, fn)
 }
@@ -138,108 +112,15 @@ func (t *toolset) walk(ctx context.Context, rel string, fn walkFunc) error {
 // ignore files are read as the walk enters it, and let go when it leaves.
 // A nil ig skips nothing.
 func (t *toolset) walkIgnoring(ctx context.Context, rel string, ig *ignorer, fn walkFunc) error {
-	w := &walker{t: t, ctx: ctx, fn: fn, ig: ig}
-	err := w.dir(rel, "", nil, 0, ig.above(ctx, rel))
-	if err == fs.SkipAll || err == fs.SkipDir {
-		return nil
+	w := walk.Walker[*gitignore.Rules]{ReadDir: t.streamDir, Join: joinRel, MaxEntries: t.lim.MaxWalkEntries}
+	if ig != nil {
+		w.Filter = ig
 	}
-	return err
-}
-
-// walker is one walk in progress.
-type walker struct {
-	t       *toolset
-	ctx     context.Context
-	fn      walkFunc
-	ig      *ignorer
-	pending int // directories found and not yet entered
-	visited int // entries seen, ignored ones included
-}
-
-// dir walks the directory dir, which is sub below the walk's start, depth
-// levels down, and has the entry d (nil for the start itself); parent are
-// the ignore rules in force in the directory that holds it.
-func (w *walker) dir(dir, sub string, d fs.DirEntry, depth int, parent *gitignore.Rules) error {
-	if err := w.ctx.Err(); err != nil {
-		return err
-	}
-	rules, cost := w.ig.enter(w.ctx, parent, dir)
-	defer w.ig.release(cost)
-	var subdirs []fs.DirEntry
-	var stop error // what fn returned to end the walk
-	err := w.t.streamDir(w.ctx, dir, func(e fs.DirEntry) error {
-		if err := w.ctx.Err(); err != nil {
-			return err
-		}
-		p, s := joinRel(dir, e.Name()), joinSub(sub, e.Name())
-		if w.visited++; w.visited > w.t.lim.MaxWalkEntries {
-			_ = w.fn(p, s, e, errWalkBudget)
-			stop = fs.SkipAll
-			return stop
-		}
-		if w.ig.skip(rules, p, e) {
-			return nil
-		}
-		if err := w.fn(p, s, e, nil); err != nil {
-			if err == fs.SkipDir && e.IsDir() {
-				return nil
-			}
-			stop = err
-			return err
-		}
-		if !e.IsDir() {
-			return nil
-		}
-		var why error
-		switch {
-		case depth+1 > maxWalkDepth:
-			why = errTooDeep
-		case w.pending >= maxPendingDirs:
-			why = errTooManyDirs
-		default:
-			subdirs = append(subdirs, e)
-			w.pending++
-			return nil
-		}
-		if err := w.fn(p, s, e, why); err != nil && err != fs.SkipDir {
-			stop = err
-			return err
-		}
-		return nil
-	})
-	if stop != nil || err != nil {
-		w.pending -= len(subdirs) // found, but not entered
-	}
-	switch {
-	case stop != nil:
-		return stop
-	case err != nil && (d == nil || w.ctx.Err() != nil):
-		return err
-	case err != nil:
-		if err := w.fn(dir, sub, d, err); err != fs.SkipDir {
-			return err
-		}
-		return nil
-	}
-	slices.SortFunc(subdirs, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	for i, e := range subdirs {
-		w.pending--
-		subdirs[i] = nil
-		if err := w.dir(joinRel(dir, e.Name()), joinSub(sub, e.Name()), e, depth+1, rules); err != nil {
-			w.pending -= len(subdirs) - i - 1
-			return err
-		}
-	}
-	return nil
+	return w.Walk(ctx, rel, ig.above(ctx, rel), fn)
 }
 
 // joinSub joins a name to a path relative to the walk's start.
-func joinSub(sub, name string) string {
-	if sub == "" {
-		return name
-	}
-	return sub + "/" + name
-}
+func joinSub(sub, name string) string { return walk.JoinSub(sub, name) }
 
 // maxSkippedNamed is how many skipped entries a result names; the rest
 // are only counted.
@@ -273,9 +154,9 @@ func (s *skipList) addReason(p, reason string) {
 // skipReason names why err made an entry be skipped.
 func skipReason(err error) string {
 	switch err {
-	case errTooDeep:
+	case walk.ErrTooDeep:
 		return "too_deep"
-	case errTooManyDirs:
+	case walk.ErrTooManyDirs:
 		return "too_many_directories"
 	}
 	if pe, ok := errors.AsType[*security.PathError](err); ok {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+	"github.com/stdiotools/toolserver/internal/atomicfile"
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -79,7 +80,7 @@ func TestWriteFile(t *testing.T) {
 func noTempFiles(t *testing.T, e *env) {
 	t.Helper()
 	_ = afero.Walk(e.fs, ".", func(p string, fi fs.FileInfo, err error) error {
-		if err == nil && strings.HasPrefix(fi.Name(), tempPrefix) {
+		if err == nil && strings.HasPrefix(fi.Name(), atomicfile.TempPrefix) {
 			t.Errorf("temporary file left behind: %s", p)
 		}
 		return nil

@@ -1,0 +1,55 @@
+package topk
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stdiotools/toolserver/internal/namesort"
+)
+
+func TestTopKKeepsTheSmallestInOrder(t *testing.T) {
+	for _, k := range []int{0, 1, 2, 7, 100} {
+		for _, n := range []int{0, 1, 5, 50, 1000} {
+			h := New(k, cmp.Compare[int])
+			all := make([]int, n)
+			for i := range all {
+				all[i] = rand.IntN(200) // with repeats
+				h.Add(all[i])
+			}
+			slices.Sort(all)
+			want := all[:min(k, n)]
+			if got := h.Sorted(); !slices.Equal(got, want) {
+				t.Fatalf("k=%d n=%d: got %v, want %v", k, n, got, want)
+			}
+		}
+	}
+}
+
+func TestTopKSortsWithItsOwnSort(t *testing.T) {
+	type entry struct{ Name string }
+	byName := func(a, b entry) int { return strings.Compare(a.Name, b.Name) }
+	for _, k := range []int{1, 3, 100, 1000} {
+		for _, n := range []int{0, 5, 250, 3000} {
+			h := New(k, byName)
+			h.Sort = func(es []entry) { namesort.Sort(es, func(e *entry) string { return e.Name }) }
+			var all []string
+			for i := range n {
+				name := strconv.Itoa((i * 7919) % n) // distinct
+				all = append(all, name)
+				h.Add(entry{Name: name})
+			}
+			slices.Sort(all)
+			var got []string
+			for _, e := range h.Sorted() {
+				got = append(got, e.Name)
+			}
+			if want := all[:min(k, n)]; !slices.Equal(got, want) {
+				t.Fatalf("k=%d n=%d: got %v, want %v", k, n, got, want)
+			}
+		}
+	}
+}
