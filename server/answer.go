@@ -98,12 +98,13 @@ func (s *Server) outcome(c *Call, res *CallToolResult, err error) (*CallToolResu
 	case res == nil:
 		res = ErrorResult(say(c.Lang(), msgNoResult, c.Tool))
 	}
-	if n := c.attempts.Load(); n > 1 {
+	if t, ok := c.Value(triesKey{}).(*tries); ok && t.n.Load() > 1 {
+		// The retry policy's record of the tries (policy_retry.go).
 		meta := make(map[string]any, len(res.Meta)+1)
 		for k, v := range res.Meta {
 			meta[k] = v
 		}
-		meta[MetaExecution] = map[string]any{"attempts": int(n), "ms": time.Since(c.firstTry).Milliseconds()}
+		meta[MetaExecution] = map[string]any{"attempts": int(t.n.Load()), "ms": time.Since(t.first).Milliseconds()}
 		copied := *res // a result may be shared with other calls through the cache
 		copied.Meta = meta
 		res = &copied

@@ -45,6 +45,10 @@ type Policy func(next ToolHandler) ToolHandler
 // Every policy's state is the server's, shared by all sessions and
 // requests (scope.go): two HTTP requests changing one file are ordered as
 // two calls of one stdio session are.
+//
+// What a policy keeps about one call is kept with the call, under a key of
+// its own (Call.SetValue): the retry policy's count of tries, the cache's
+// hit, the order policy's places in line, what Call.Confirm does.
 func (s *Server) policies() ToolHandler {
 	h := ToolHandler(invoke)
 	h = retryPolicy(func(ctx context.Context, d time.Duration) error { return s.sleep(ctx, d) })(h)

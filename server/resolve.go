@@ -214,10 +214,9 @@ func badParams(format string, a ...any) *wireError {
 // CallTool runs one tool call outside any session, with exactly the
 // checks of the protocol path: the arguments are validated, the call runs
 // under its deadline, through [Options.Policies], and is retried as its
-// [ToolSpec] allows. The error
-// reports a request MCP would refuse with a JSON-RPC error (an unknown
-// tool, arguments that are not an object); everything else is in the
-// result.
+// [ToolSpec] allows. The error reports a request MCP would refuse with a
+// JSON-RPC error (an unknown tool, arguments that are not an object);
+// everything else is in the result.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*CallToolResult, error) {
 	args = bytes.TrimSpace(args)
 	if len(args) > 0 && !jsonwire.Valid(args) {
@@ -228,9 +227,9 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 		return nil, errors.New(werr.message)
 	}
 	if s.opts.ConfirmWrites && !c.dryRun {
-		c.confirmer = func(context.Context, string) error {
+		c.SetConfirm(func(context.Context, string) error {
 			return refusal(say(c.Lang(), msgNoSession))
-		}
+		})
 	}
 	c.limit = s.timeout(c.tool)
 	ctx, cancel := context.WithTimeout(ctx, c.limit)
