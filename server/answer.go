@@ -14,8 +14,13 @@ import (
 // the response line.
 
 // answer sends a call's result, unless the client cancelled the call or
-// it was answered already (by its timer, or the other way round).
+// it was answered already.
 func (s *Server) answer(c *Call, res *CallToolResult, err error) {
+	if c.running.Load() > 0 {
+		if e, ok := c.out.(earlyAnswerer); ok {
+			e.answerEarly() // a goroutine of the call runs on (Call.Go)
+		}
+	}
 	if line, status, code := pendingAnswer(c, err); line != nil {
 		// A confirmation to ask, or a JSON-RPC error of the call (mrtr.go).
 		cancelled := c.settle()

@@ -59,9 +59,11 @@ type Call struct {
 
 	// What the policies keep about the call, each under its own key
 	// (Value, SetValue): the newest first, as in a context.
-	values   atomic.Pointer[valueNode]
-	limit    time.Duration // its deadline (policy_timeout.go)
-	timedOut atomic.Bool   // the deadline passed (policy_timeout.go)
+	values atomic.Pointer[valueNode]
+	// goroutines are those the call runs besides its handler (Go): it
+	// ends, and gives back what it holds, once they have returned.
+	goroutines sync.WaitGroup
+	running    atomic.Int32 // of goroutines, those still running
 	// ran is set by the tool stage when it first runs (addtool.go): a
 	// policy that runs it again (a retry) gets it without a second
 	// validation, in the execute stage the first run began.
@@ -182,6 +184,7 @@ func (c *Call) quiet() bool {
 
 // finish gives back what an answered call held, but for its slot: its
 // places in line, its memory, its context, and its count in its session.
+// The goroutines the call ran (Go) have returned.
 func (c *Call) finish() {
 	c.srv.paths.release(c)
 	c.releaseMemory()

@@ -34,8 +34,10 @@ func (l *eventLog) callEvent(e *callEvent) {
 	case eventAnswered:
 		if e.status == "timeout" {
 			// Whatever stage the call was in (running, waiting in line or
-			// for the exclusive lock), as the timer's own line did.
-			l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", c.limit).Msg("call")
+			// for the exclusive lock).
+			if te := asTimeout(e.err); te != nil {
+				l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", te.limit).Msg("call")
+			}
 		}
 		switch {
 		case e.status == "cancelled":

@@ -4,16 +4,94 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
+	"github.com/stdiotools/toolserver/servertest"
 )
 
 // This file holds a policy of Options.Policies to doing what the
 // built-in ones do, with the exported API alone: keep state about a
-// call, and decide what Call.Confirm does.
+// call, decide what Call.Confirm does, and answer at a deadline through
+// the chain while the tool keeps its place.
+
+// deadlinePolicy is the policy of ExamplePolicy_deadline.
+func deadlinePolicy(d time.Duration) server.Policy {
+	return func(next server.ToolHandler) server.ToolHandler {
+		return func(ctx context.Context, call *server.Call) (*server.CallToolResult, error) {
+			late := fmt.Errorf("%s took longer than %v", call.Tool, d)
+			ctx, cancel := context.WithTimeoutCause(ctx, d, late)
+			defer cancel()
+			var res *server.CallToolResult
+			var err error
+			done := call.Go(func() { res, err = next(ctx, call) })
+			select {
+			case <-done:
+			case <-ctx.Done():
+				if context.Cause(ctx) == late {
+					return nil, late
+				}
+				<-done
+			}
+			return res, err
+		}
+	}
+}
+
+// TestAPolicyOfItsOwnAnswersAtItsDeadlineAndTheToolKeepsItsPlace: the
+// answer comes at the policy's deadline, through the policies outside
+// it, while the tool that ignores its context still holds the one slot:
+// the next call runs only once the tool has returned.
+func TestAPolicyOfItsOwnAnswersAtItsDeadlineAndTheToolKeepsItsPlace(t *testing.T) {
+	var seen atomic.Value // what the outermost policy saw come back
+	outer := func(next server.ToolHandler) server.ToolHandler {
+		return func(ctx context.Context, call *server.Call) (*server.CallToolResult, error) {
+			res, err := next(ctx, call)
+			if err != nil {
+				seen.Store(err.Error())
+			}
+			return res, err
+		}
+	}
+	release := make(chan struct{})
+	var ran atomic.Int32
+	srv := server.New(server.Options{MaxInFlight: 1, MaxRepeats: -1,
+		Policies: []server.Policy{outer, deadlinePolicy(30 * time.Millisecond)}})
+	if err := server.AddTool(srv, server.ToolSpec{Name: "stubborn", Description: "d", Level: security.Read},
+		func(ctx context.Context, call *server.Call, in GreetArgs) (Greeting, error) {
+			ran.Add(1)
+			if in.Name == "wait" {
+				<-release
+			}
+			return Greeting{Text: in.Name}, nil
+		}); err != nil {
+		t.Fatal(err)
+	}
+	c := servertest.Start(t, srv)
+	c.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":{"name":"wait"}}}`)
+	if got := c.Recv(); !strings.Contains(got, "stubborn took longer than 30ms") {
+		t.Fatalf("want the policy's answer, got %s", got)
+	}
+	if got, _ := seen.Load().(string); got != "stubborn took longer than 30ms" {
+		t.Fatalf("the policy outside saw %q", got)
+	}
+	c.Send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stubborn","arguments":{"name":"next"}}}`)
+	c.Send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+	if got := c.Recv(); got != `{"jsonrpc":"2.0","id":"p","result":{}}` {
+		t.Fatalf("want the ping answered first, got %s", got)
+	}
+	if n := ran.Load(); n != 1 {
+		t.Fatalf("the next call ran while the tool held the one slot (%d runs)", n)
+	}
+	close(release)
+	if got := c.Recv(); !strings.Contains(got, `"text":"next"`) {
+		t.Fatalf("want the next call's answer, got %s", got)
+	}
+}
 
 // stateKey is the key of a policy's state in the tests of this file.
 type stateKey struct{}

@@ -216,7 +216,9 @@ func badParams(format string, a ...any) *wireError {
 // under its deadline, through [Options.Policies], and is retried as its
 // [ToolSpec] allows. The error reports a request MCP would refuse with a
 // JSON-RPC error (an unknown tool, arguments that are not an object);
-// everything else is in the result.
+// everything else is in the result. It returns once the call has ended:
+// for a tool that ignores its context, the result says it ran out of
+// time, and comes when the tool returns.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*CallToolResult, error) {
 	args = bytes.TrimSpace(args)
 	if len(args) > 0 && !jsonwire.Valid(args) {
@@ -231,20 +233,15 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 			return refusal(say(c.Lang(), msgNoSession))
 		})
 	}
-	c.limit = s.timeout(c.tool)
-	ctx, cancel := context.WithTimeout(ctx, c.limit)
-	defer cancel()
-	c.ctx, c.cancel = ctx, cancel
-	h := retryPolicy(s.sleep)(invoke)
+	c.ctx, c.cancel = context.WithCancel(ctx)
+	defer c.cancel()
+	h := s.timeoutPolicy(retryPolicy(s.sleep)(invoke))
 	for i := len(s.opts.Policies) - 1; i >= 0; i-- {
 		h = s.opts.Policies[i](h)
 	}
-	res, err := s.safely(ctx, h, c)
+	res, err := s.safely(c.ctx, h, c)
+	c.goroutines.Wait()
 	c.releaseMemory()
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		c.timedOut.Store(true)
-		res, err = nil, &timeoutError{tool: c.Tool, limit: c.limit}
-	}
 	res, status := s.outcome(c, res, err)
 	c.close(&callEvent{status: status, result: res}, err)
 	return res, nil

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -141,14 +142,15 @@ func (o *Options) maxLevel() security.Level {
 // limits and loop guards, the cache and the memory budget are one for
 // all of them.
 type Server struct {
-	opts   Options
-	log    zerolog.Logger
-	tools  registry
-	sleep  func(context.Context, time.Duration) error // between retries; tests replace it
-	cache  *resultCache
-	budget *semaphore.Weighted // the memory the calls share (budget.go)
-	states *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
-	handle ToolHandler         // the policies around the tools, built once (policy.go)
+	opts    Options
+	log     zerolog.Logger
+	tools   registry
+	sleep   func(context.Context, time.Duration) error // between retries; tests replace it
+	cache   *resultCache
+	budget  *semaphore.Weighted // the memory the calls share (budget.go)
+	states  *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
+	handle  ToolHandler         // the policies around the tools, built once (policy.go)
+	runners *runners            // the goroutines of Call.Go (worker.go)
 
 	// The process scope of the calls (scope.go).
 	slots      chan struct{}       // one token per call running (worker.go)
@@ -217,6 +219,8 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
 	s.slots = make(chan struct{}, opts.MaxInFlight)
+	s.runners = newRunners(opts.MaxInFlight)
+	runtime.AddCleanup(s, func(jobs chan job) { close(jobs) }, s.runners.jobs)
 	s.line = callQueue{maxCalls: opts.MaxQueued, maxBytes: opts.MaxQueuedBytes}
 	s.alone = newExclusive()
 	s.states = newStateKeeper(opts.StateKey, now, opts.Nonces)

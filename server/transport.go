@@ -25,8 +25,10 @@ type peer interface {
 }
 
 // earlyAnswerer is a peer that must know when a call is answered before
-// its tool returns (the timeout policy's answer): over HTTP the tool runs
-// on the goroutine that would read the connection's next request.
+// all it runs has returned (a goroutine of Call.Go, such as the timeout
+// policy's run of a tool past its deadline), which answer tells it just
+// before the response: over HTTP the handler's goroutine, which would
+// read the connection's next request, waits for the call to end.
 type earlyAnswerer interface {
 	answerEarly()
 }
