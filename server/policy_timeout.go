@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 )
 
@@ -28,25 +27,18 @@ func (s *Server) timeoutPolicy(next ToolHandler) ToolHandler {
 		// the call (a lock on a file, say) can see it and give up in time
 		// to say why.
 		t := &timed{Context: ctx, deadline: time.Now().Add(limit)}
-		timer := time.AfterFunc(limit, func() {
-			t.expired.Store(true)
-			c.cancel()
-		})
-		defer timer.Stop()
+		timer := s.timer(limit)
+		defer s.putTimer(timer)
 		done := c.Go(func() { t.res, t.err = s.safely(t, next, c) })
+		// A call its client cancels ends as its tool returns (done), as a
+		// call without a deadline would, unless its deadline comes first.
 		select {
 		case <-done:
-		case <-c.ctx.Done():
-			if !t.expired.Load() {
-				// Cancelled: the tool is told, and its answer is awaited,
-				// as a call without a deadline would await it.
-				<-done
-			}
+			return t.res, t.err
+		case <-timer.C:
+			c.cancel()
+			return nil, &timeoutError{tool: c.Tool, limit: limit} // whatever the tool makes of its end
 		}
-		if t.expired.Load() {
-			return nil, &timeoutError{tool: c.Tool, limit: limit} // whatever the tool made of its end
-		}
-		return t.res, t.err
 	}
 }
 
@@ -57,7 +49,6 @@ func (s *Server) timeoutPolicy(next ToolHandler) ToolHandler {
 type timed struct {
 	context.Context
 	deadline time.Time
-	expired  atomic.Bool // the deadline passed
 	res      *CallToolResult
 	err      error
 }
@@ -71,4 +62,22 @@ func (s *Server) timeout(t *tool) time.Duration {
 		return t.spec.Timeout
 	}
 	return s.opts.ToolTimeout
+}
+
+// timer returns a timer that fires after d, from those of the server's
+// calls that ended (a pooled timer saves the three allocations of a new
+// one on every call).
+func (s *Server) timer(d time.Duration) *time.Timer {
+	if t, ok := s.timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+// putTimer stops t and keeps it for another call. Since Go 1.23 a timer
+// stopped has no value left in its channel for the next one to receive.
+func (s *Server) putTimer(t *time.Timer) {
+	t.Stop()
+	s.timers.Put(t)
 }

@@ -151,6 +151,7 @@ type Server struct {
 	states  *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
 	handle  ToolHandler         // the policies around the tools, built once (policy.go)
 	runners *runners            // the goroutines of Call.Go (worker.go)
+	timers  sync.Pool           // of *time.Timer, for the calls' deadlines (policy_timeout.go)
 
 	// The process scope of the calls (scope.go).
 	slots      chan struct{}       // one token per call running (worker.go)
