@@ -1,13 +1,17 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -173,5 +177,57 @@ func TestAPolicyDecidesWhatConfirmDoes(t *testing.T) {
 	}
 	if got := res.Content[0].Text(); got != `{"confirms":true,"err":"the reviewer said no; nothing was changed"}` || len(asked) != 1 || asked[0] != "change a_txt" {
 		t.Fatalf("result %s, asked %q", got, asked)
+	}
+}
+
+// lockedBuffer is a log that the server's goroutines write while the
+// test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestAFunctionACallRunsThatPanicsIsLoggedAndTheCallGoesOn: a panic in
+// what a policy runs with Call.Go ends that function, with its stack in
+// the log, and the channel Go returned is closed all the same; the call
+// goes on. A Call built by hand runs it too.
+func TestAFunctionACallRunsThatPanicsIsLoggedAndTheCallGoesOn(t *testing.T) {
+	var log lockedBuffer
+	careless := func(next server.ToolHandler) server.ToolHandler {
+		return func(ctx context.Context, call *server.Call) (*server.CallToolResult, error) {
+			<-call.Go(func() { panic("careless") })
+			return next(ctx, call)
+		}
+	}
+	srv := server.New(server.Options{Logger: zerolog.New(&log), Policies: []server.Policy{careless}})
+	if err := server.AddTool(srv, server.ToolSpec{Name: "greet", Description: "d", Level: security.Read},
+		func(ctx context.Context, call *server.Call, in GreetArgs) (Greeting, error) {
+			return Greeting{Text: "hello " + in.Name}, nil
+		}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := srv.CallTool(context.Background(), "greet", []byte(`{"name":"Ada"}`))
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].Text(), "hello Ada") {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if got := log.String(); !strings.Contains(got, "a function run for a call panicked") || !strings.Contains(got, "careless") {
+		t.Fatalf("the panic is not in the log: %s", got)
+	}
+	ran := false
+	<-(&server.Call{}).Go(func() { ran = true })
+	if !ran {
+		t.Fatal("a Call built by hand did not run its function")
 	}
 }
