@@ -17,9 +17,9 @@ import (
 // policies outside it, as any policy's does: nothing of it is out of
 // reach of a policy of [Options.Policies], which can do all it does with
 // context.WithTimeoutCause and Call.Go, as ExamplePolicy_deadline shows.
-// The one difference is the context: this one cancels the call's own at
-// the deadline, rather than deriving one for it, since it is on the path
-// of every call.
+// The differences are of cost alone, since it is on the path of every
+// call: it cancels the call's own context at the deadline rather than
+// deriving one, and takes its timers from a pool.
 func (s *Server) timeoutPolicy(next ToolHandler) ToolHandler {
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
 		limit := s.timeout(c.tool)

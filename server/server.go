@@ -82,7 +82,11 @@ type Options struct {
 	Tracer Tracer
 	// Policies are applied around every tool call, first to last, outside
 	// the server's own (see [Policy]): an audit log or an authorization
-	// check, for instance.
+	// check, for instance. They see the answers of the server's own,
+	// its timeout included, and can do what those do with the exported
+	// API: keep state about a call ([Call.SetValue]), decide what
+	// [Call.Confirm] does ([Call.SetConfirm]), and answer before the tool
+	// returns while it keeps its place ([Call.Go]).
 	Policies []Policy
 	// Now is the clock of the rate limit; default time.Now. Tests set it.
 	Now func() time.Time
