@@ -44,3 +44,22 @@ func TestCanonicalForms(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalComparesByValueUpToTheBoundOfExponents: at exponents of
+// ±maxExponent itself numbers are still compared by value, and only
+// beyond it as text.
+func TestCanonicalComparesByValueUpToTheBoundOfExponents(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{`1e400`, `10e399`, true},
+		{`1e-400`, `0.1e-399`, true},
+		{`1e401`, `10e400`, false},
+		{`1e-401`, `0.1e-400`, false},
+	} {
+		if same := string(Canonical([]byte(tc.a))) == string(Canonical([]byte(tc.b))); same != tc.same {
+			t.Errorf("%s and %s the same: %v, want %v", tc.a, tc.b, same, tc.same)
+		}
+	}
+}
