@@ -103,7 +103,7 @@ func (s *Server) outcome(c *Call, res *CallToolResult, err error) (*CallToolResu
 	case res == nil:
 		res = ErrorResult(say(c.Lang(), msgNoResult, c.Tool))
 	}
-	if t, ok := c.Value(triesKey{}).(*tries); ok && t.n.Load() > 1 {
+	if t, ok := c.Value(triesKey{}).(*tries); ok {
 		// The retry policy's record of the tries (policy_retry.go).
 		meta := make(map[string]any, len(res.Meta)+1)
 		for k, v := range res.Meta {

@@ -72,14 +72,17 @@ func retryPolicy(sleep func(context.Context, time.Duration) error) Policy {
 			if err == nil || most == 1 || !isTransient(err) {
 				return res, err
 			}
-			rec := &tries{first: first}
-			rec.n.Store(1)
-			c.SetValue(triesKey{}, rec)
+			var rec *tries // kept once a second try begins
 			for n := int32(1); n < most; n++ {
 				d := retryBase << (n - 1)
 				d = d/2 + rand.N(d/2+1) // jitter, so that retries of many calls spread out
 				if sleep(ctx, d) != nil {
 					break
+				}
+				if rec == nil {
+					rec = &tries{first: first}
+					rec.n.Store(n + 1)
+					c.SetValue(triesKey{}, rec)
 				}
 				rec.n.Store(n + 1)
 				if res, err = next(ctx, c); err == nil || !isTransient(err) {
@@ -94,7 +97,8 @@ func retryPolicy(sleep func(context.Context, time.Duration) error) Policy {
 // triesKey is the key of a call's tries (Call.Value).
 type triesKey struct{}
 
-// tries is the retry policy's record of a call it ran more than once.
+// tries is the retry policy's record of a call it ran more than once: a
+// call has one only from its second try on.
 type tries struct {
 	first time.Time    // when the first try began
 	n     atomic.Int32 // tries begun so far

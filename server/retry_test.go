@@ -192,3 +192,21 @@ func TestATryGivesBackOnlyTheMemoryItReservedItself(t *testing.T) {
 		t.Fatal("the budget was not given back whole after the call")
 	}
 }
+
+// TestACallTriedOnceCarriesNoRecordOfTries: a transient failure whose
+// wait before the next try is cut short (the call ran out of time, or was
+// cancelled) ran once, and its result says nothing of tries; one tried
+// again says how often.
+func TestACallTriedOnceCarriesNoRecordOfTries(t *testing.T) {
+	srv, _ := flaky(t, ToolSpec{Name: "f", Description: "d", Level: security.Read}, Transient(errors.New("the file is busy")))
+	srv.sleep = func(context.Context, time.Duration) error { return context.Canceled }
+	res, _ := srv.CallTool(context.Background(), "f", json.RawMessage(`{"fail":1}`))
+	if _, ok := res.Meta[MetaExecution]; ok || !res.IsError {
+		t.Fatalf("a call tried once: %+v", res)
+	}
+	srv, _ = flaky(t, ToolSpec{Name: "f", Description: "d", Level: security.Read}, Transient(errors.New("the file is busy")))
+	res, _ = srv.CallTool(context.Background(), "f", json.RawMessage(`{"fail":1}`))
+	if ex, ok := res.Meta[MetaExecution].(map[string]any); !ok || ex["attempts"] != 2 || res.IsError {
+		t.Fatalf("a call tried twice: %+v", res)
+	}
+}
