@@ -237,6 +237,25 @@
 // above the floor, and the CPU time a call, which leaves the client out,
 // show it.
 //
+// # What a model reads: toolbench context
+//
+// "toolbench context" counts bytes rather than time: what a model reads
+// of two stdio servers, side by side in one run. A host forwards each
+// tool's name, description and input schema to the model with every turn
+// of a conversation, so the model-facing bytes of tools/list are their
+// sum (the schema compacted, as hosts send it), for every tool and for the
+// tools both servers serve by name; the output schemas and the whole
+// tools/list line are shown beside them. It then asks both for common
+// results on files it prepares (a listing of 1,000 files, a tree of 84
+// folders, a search, 100 grep matches, a read of 1 KiB, a file not found)
+// and counts the text a model reads and the structuredContent beside it.
+// The reference filesystem server takes absolute paths and names its read
+// read_text_file; a tool a server lacks is shown as such.
+//
+//	ref=$(bash bench/reference.sh)   # the reference server, from the npm registry
+//	go build -o /tmp/toolserver ./cmd/toolserver
+//	go -C bench run . context -root /tmp/ctx -server '/tmp/toolserver --root /tmp/ctx' -reference "node $ref /tmp/ctx"
+//
 // # The module
 //
 // The bench is a module of its own, github.com/stdiotools/toolserver/bench

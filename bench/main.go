@@ -77,6 +77,15 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "context" {
+		switch err := contextMain(os.Args[2:], os.Stdout, os.Stderr); {
+		case errors.Is(err, flag.ErrHelp):
+		case err != nil:
+			fmt.Fprintln(os.Stderr, "toolbench context:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "httpfloor" {
 		if err := httpFloorMain(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "toolbench httpfloor:", err)

@@ -29,3 +29,38 @@ func Fill(tpl string, n int, arg func(i int) string) string {
 		tpl = tpl[i+1:]
 	}
 }
+
+// Expand returns tpl with each placeholder, a name of ASCII letters and
+// digits in braces ("{path}", "{1}"), replaced by what value gives for
+// the name, in one pass as [Fill] does. A placeholder whose name value
+// does not know (its ok false) stays as it is, as does any other brace.
+// It serves the catalogs whose placeholders are named, such as
+// "{path} does not exist".
+func Expand(tpl string, value func(name string) (string, bool)) string {
+	if strings.IndexByte(tpl, '{') < 0 {
+		return tpl
+	}
+	var b strings.Builder
+	b.Grow(len(tpl) + 32)
+	for {
+		i := strings.IndexByte(tpl, '{')
+		if i < 0 {
+			b.WriteString(tpl)
+			return b.String()
+		}
+		b.WriteString(tpl[:i])
+		j := i + 1
+		for j < len(tpl) && (isLetter(rune(tpl[j])) || '0' <= tpl[j] && tpl[j] <= '9') {
+			j++
+		}
+		if j > i+1 && j < len(tpl) && tpl[j] == '}' {
+			if v, ok := value(tpl[i+1 : j]); ok {
+				b.WriteString(v)
+				tpl = tpl[j+1:]
+				continue
+			}
+		}
+		b.WriteByte('{')
+		tpl = tpl[i+1:]
+	}
+}

@@ -1,7 +1,9 @@
-// Package i18n names the languages toolserver speaks to a model. Every
+// Package i18n names the languages toolserver speaks to a model and
+// holds the catalog type its packages keep their sentences in. Every
 // sentence a model reads (invalid arguments, refused paths) comes from a
-// catalog with one text per language; this package is the switch they
-// share, so that --lang changes all of them at once.
+// [Catalog] with one text per language; this package is the switch they
+// share, so that --lang changes all of them at once, and [Catalog.Check]
+// is the test that holds each catalog to both languages.
 package i18n
 
 import (

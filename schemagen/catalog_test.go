@@ -13,21 +13,20 @@ var placeholderRE = regexp.MustCompile(`\{[a-zA-Z]+\}`)
 func TestCatalogIsComplete(t *testing.T) {
 	full := &Problem{Path: "p", Expected: "string", Got: `"x"`, GotType: "string", Allowed: []string{`"a"`},
 		Limit: "1", Count: 2, Char: "'x'", Position: 3, Class: "ident", Suggest: "q", Detail: "d"}
-	for id := msgID(1); id < numMsgs; id++ {
-		tpl := catalog[id]
-		en := tpl.en
-		switch {
-		case id >= msgClassPath && id <= msgClassIdent:
-			// The English of a class is its security.CharClass.Describe.
-			en = classPhrase(classOf(id), English)
-		case id == msgNounNull:
-			continue // the JSON literal, the same in every language
-		}
-		if err := i18n.Check(en, tpl.zh); err != nil {
+	// The English of a class is its security.CharClass.Describe, and null
+	// is the JSON literal in every language.
+	classes := []msgID{msgClassPath, msgClassGlob, msgClassText, msgClassExpr, msgClassIdent}
+	if err := catalog.Check(numMsgs, append(classes, msgNone, msgNounNull)...); err != nil {
+		t.Error(err)
+	}
+	for _, id := range classes {
+		if err := i18n.Check(classPhrase(classOf(id), English), catalog.Text(Chinese, id)); err != nil {
 			t.Errorf("message %d: %v", id, err)
 		}
+	}
+	for id := msgID(1); id < numMsgs; id++ {
 		for _, lang := range []Lang{English, Chinese} {
-			if out := expand(text(id, lang), full, lang); placeholderRE.MatchString(out) {
+			if out := expand(catalog.Text(lang, id), full, lang); placeholderRE.MatchString(out) {
 				t.Errorf("message %d in %s leaves a placeholder: %q", id, lang, out)
 			}
 		}
@@ -37,7 +36,7 @@ func TestCatalogIsComplete(t *testing.T) {
 // classOf returns the class whose phrase the catalog entry id is.
 func classOf(id msgID) security.CharClass {
 	for _, c := range []security.CharClass{security.ClassIdent, security.ClassPath, security.ClassGlob, security.ClassText, security.ClassExpr} {
-		if classPhrase(c, Chinese) == catalog[id].zh {
+		if classPhrase(c, Chinese) == catalog.Text(Chinese, id) {
 			return c
 		}
 	}

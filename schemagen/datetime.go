@@ -122,3 +122,6 @@ func clockField(s string) (int, bool) {
 	}
 	return 0, false
 }
+
+// isASCIIDigit reports whether c is '0' to '9'.
+func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stdiotools/toolserver/i18n"
 	"github.com/stdiotools/toolserver/internal/jsonwire"
 	"github.com/stdiotools/toolserver/security"
 )
@@ -31,32 +32,12 @@ func (p Problem) Message(lang Lang) string {
 		}
 		id = msgInvalid
 	}
-	return expand(text(id, lang), &p, lang)
+	return expand(catalog.Text(lang, id), &p, lang)
 }
 
 // expand fills the {placeholders} of a catalog template from p.
 func expand(tpl string, p *Problem, lang Lang) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(tpl, '{')
-		if i < 0 {
-			b.WriteString(tpl)
-			return b.String()
-		}
-		j := strings.IndexByte(tpl[i:], '}')
-		if j < 0 {
-			b.WriteString(tpl)
-			return b.String()
-		}
-		b.WriteString(tpl[:i])
-		name := tpl[i+1 : i+j]
-		if v, ok := placeholder(name, p, lang); ok {
-			b.WriteString(v)
-		} else {
-			b.WriteString(tpl[i : i+j+1])
-		}
-		tpl = tpl[i+j+1:]
-	}
+	return i18n.Expand(tpl, func(name string) (string, bool) { return placeholder(name, p, lang) })
 }
 
 // placeholder returns the text of one placeholder.
@@ -64,7 +45,7 @@ func placeholder(name string, p *Problem, lang Lang) (string, bool) {
 	switch name {
 	case "arg":
 		if p.Path == "" {
-			return text(msgArguments, lang), true
+			return catalog.Text(lang, msgArguments), true
 		}
 		return `"` + p.Path + `"`, true
 	case "want":
@@ -75,7 +56,7 @@ func placeholder(name string, p *Problem, lang Lang) (string, bool) {
 		if p.GotType == "" || p.GotType == "null" {
 			return p.Got, true
 		}
-		return expand(text(msgGotDesc, lang), p, lang), true
+		return expand(catalog.Text(lang, msgGotDesc), p, lang), true
 	case "gotType":
 		return typeNoun(p.GotType, lang), true
 	case "limit":
@@ -97,7 +78,7 @@ func placeholder(name string, p *Problem, lang Lang) (string, bool) {
 		if len(shown) > maxAllowedShown {
 			shown = append(shown[:maxAllowedShown:maxAllowedShown], "…")
 		}
-		return strings.Join(shown, text(msgListSep, lang)), true
+		return strings.Join(shown, catalog.Text(lang, msgListSep)), true
 	}
 	return "", false
 }
@@ -121,7 +102,7 @@ func typeNoun(typ string, lang Lang) string {
 	case "null":
 		id = msgNounNull
 	}
-	return text(id, lang)
+	return catalog.Text(lang, id)
 }
 
 // classPhrase names the characters of a class in lang.
@@ -142,7 +123,7 @@ func classPhrase(c security.CharClass, lang Lang) string {
 	case security.ClassExpr:
 		id = msgClassExpr
 	}
-	if t := text(id, lang); t != "" {
+	if t := catalog.Text(lang, id); t != "" {
 		return t
 	}
 	return c.Describe()

@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"regexp"
 
-	invopop "github.com/invopop/jsonschema"
-
 	"github.com/stdiotools/toolserver/security"
 )
 
@@ -51,7 +49,6 @@ func (k jsonKind) typeName() string {
 // mirrors the generated JSON Schema and drives coercion, the checks that the
 // schema cannot express, the wording of problems and decoding.
 type node struct {
-	schema *invopop.Schema // its schema in the document (keywords.go)
 	kind   jsonKind
 	goType reflect.Type // with the pointers below removed
 	ptrs   int          // pointer indirections in front of goType

@@ -129,13 +129,13 @@ func (e *Errors) Error() string { return e.Text(English) }
 // at most three, then a line such as "…and 2 more".
 func (e *Errors) Text(lang Lang) string {
 	if len(e.Problems) == 0 {
-		return text(msgInvalid, lang)
+		return catalog.Text(lang, msgInvalid)
 	}
 	var b strings.Builder
 	for i, p := range e.Problems {
 		if i == maxListed {
 			b.WriteByte('\n')
-			b.WriteString(expand(text(msgMore, lang), &Problem{Count: len(e.Problems) - maxListed}, lang))
+			b.WriteString(expand(catalog.Text(lang, msgMore), &Problem{Count: len(e.Problems) - maxListed}, lang))
 			break
 		}
 		if i > 0 {

@@ -9,58 +9,67 @@ import (
 	"math/big"
 	"reflect"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	invopop "github.com/invopop/jsonschema"
-
 	"github.com/stdiotools/toolserver/security"
 )
 
-// builder walks a Go struct type and the skeleton invopop/jsonschema
-// reflected from it, side by side, once: it builds the tree of nodes that
-// Decode validates against, and adds to each schema of the skeleton the
-// keywords the node's tags declare (keywords.go), so that the document
-// says exactly what the nodes enforce.
+// builder walks a Go struct type once and builds the tree of nodes that
+// Decode validates against and that the document is written from
+// (document.go), so that the document says exactly what the nodes
+// enforce.
 type builder struct {
 	input bool // input schema: character classes, defaults make fields optional
+
+	// The struct types being built, outermost first, each with the length
+	// of segs when it was entered, and the segments of the Go path from
+	// the root ("[]" for an element, "[key]" for a map value): what a
+	// recursive type's error prints.
+	stack []frame
+	segs  []string
 }
 
-// object builds the node of struct type t, whose skeleton is s.
-func (b *builder) object(t reflect.Type, s *invopop.Schema, goPath string) (*node, error) {
-	if err := shape(s, jObject, t); err != nil {
-		return nil, err
-	}
-	n := &node{kind: jObject, goType: t, byName: make(map[string]*field), schema: s}
+// frame is a struct type on the builder's stack.
+type frame struct {
+	t    reflect.Type
+	segs int
+}
+
+// object builds the node of struct type t.
+func (b *builder) object(t reflect.Type, goPath string) (*node, error) {
+	n := &node{kind: jObject, goType: t, byName: make(map[string]*field)}
 	if err := b.collect(n, t, nil, goPath); err != nil {
 		return nil, err
 	}
-	dropSkipped(s, n)
 	return n, nil
 }
 
-// dropSkipped removes from the skeleton s of object n the properties that
-// invopop reflected but encoding/json, and so the builder, skips (an
-// unexported embedded non-struct type, an unexported embedded struct
-// given a JSON name): the document lists only the fields n validates.
-func dropSkipped(s *invopop.Schema, n *node) {
-	var skipped []string
-	for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-		if n.byName[p.Key] == nil {
-			skipped = append(skipped, p.Key)
+// enter pushes struct type t on the stack, or returns the error of a
+// recursive type when t is on it already: such a type has no schema
+// without references, and the walk would not end.
+func (b *builder) enter(t reflect.Type) error {
+	for _, fr := range b.stack {
+		if fr.t == t {
+			path := t.Name() + strings.Join(b.segs[fr.segs:], "")
+			return fmt.Errorf("type %s is recursive: %s leads back to %s; recursive types cannot be described without references", t, path, t.Name())
 		}
 	}
-	for _, name := range skipped {
-		s.Properties.Delete(name)
-		s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == name })
-	}
+	b.stack = append(b.stack, frame{t: t, segs: len(b.segs)})
+	return nil
 }
+
+// leave pops the struct type entered last.
+func (b *builder) leave() { b.stack = b.stack[:len(b.stack)-1] }
 
 // collect adds the fields of struct type t to n, following embedded structs
 // the way encoding/json promotes their fields.
 func (b *builder) collect(n *node, t reflect.Type, index []int, goPath string) error {
+	if err := b.enter(t); err != nil {
+		return err
+	}
+	defer b.leave()
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		jsonTag := sf.Tag.Get("json")
@@ -73,6 +82,7 @@ func (b *builder) collect(n *node, t reflect.Type, index []int, goPath string) e
 		if sf.Anonymous && name == "" {
 			ft := sf.Type
 			if ft.Kind() == reflect.Struct {
+				// Promoted fields read as if declared here.
 				if err := b.collect(n, ft, idx, goPath); err != nil {
 					return err
 				}
@@ -91,18 +101,10 @@ func (b *builder) collect(n *node, t reflect.Type, index []int, goPath string) e
 		if prev := n.byName[name]; prev != nil {
 			return fmt.Errorf("fields %s and %s both have the JSON name %q; rename one", prev.goPath, fieldPath, name)
 		}
-		sub, ok := n.schema.Properties.Get(name)
-		if !ok {
-			if _, err := parseTags(sf, fieldPath); err != nil { // such as ",inline", which invopop follows
-				return fmt.Errorf("field %s: %w", fieldPath, err)
-			}
-			return fmt.Errorf("internal error: field %s is missing from the reflected schema", fieldPath)
-		}
-		f, err := b.field(sf, name, idx, fieldPath, sub)
+		b.segs = append(b.segs, "."+sf.Name)
+		f, err := b.field(sf, name, idx, fieldPath)
+		b.segs = b.segs[:len(b.segs)-1]
 		if err != nil {
-			return err
-		}
-		if err := requireField(n.schema, f, b.input); err != nil {
 			return err
 		}
 		n.fields = append(n.fields, f)
@@ -118,13 +120,13 @@ func joinGoPath(parent, name string) string {
 	return parent + "." + name
 }
 
-// field builds one property from its struct field, whose skeleton is s.
-func (b *builder) field(sf reflect.StructField, name string, index []int, goPath string, s *invopop.Schema) (*field, error) {
+// field builds one property from its struct field.
+func (b *builder) field(sf reflect.StructField, name string, index []int, goPath string) (*field, error) {
 	tags, err := parseTags(sf, goPath)
 	if err != nil {
 		return nil, fmt.Errorf("field %s: %w", goPath, err)
 	}
-	n, err := b.value(sf.Type, tags, goPath, s)
+	n, err := b.node(sf.Type, tags, goPath)
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +151,8 @@ func (b *builder) field(sf reflect.StructField, name string, index []int, goPath
 		f.required = !tags.omit && n.ptrs == 0 && !f.hasDefault
 	} else {
 		f.required = !tags.omit
-		if !tags.omit && nilable(n) {
-			markNullable(n)
-		}
+		n.nullable = !tags.omit && nilable(n)
 	}
-	fieldKeywords(s, f, b.input)
 	return f, nil
 }
 
@@ -170,25 +169,10 @@ func nilable(n *node) bool {
 	return false
 }
 
-// value builds the node for a value of type t, whose skeleton is s, and
-// adds the keywords of its tags to s. The field's tags apply to the scalar
-// at the bottom of any pointers, slices and maps, except minItems and
-// maxItems, which apply to the outermost array.
-func (b *builder) value(t reflect.Type, tags *fieldTags, goPath string, s *invopop.Schema) (*node, error) {
-	n, err := b.node(t, tags, goPath, s)
-	if err != nil {
-		return nil, err
-	}
-	if err := shape(s, n.kind, n.goType); err != nil {
-		return nil, err
-	}
-	n.schema = s
-	keywords(s, n)
-	return n, nil
-}
-
-// node builds the node for a value of type t, whose skeleton is s.
-func (b *builder) node(t reflect.Type, tags *fieldTags, goPath string, s *invopop.Schema) (*node, error) {
+// node builds the node for a value of type t. The field's tags apply to
+// the scalar at the bottom of any pointers, slices and maps, except
+// minItems and maxItems, which apply to the outermost array.
+func (b *builder) node(t reflect.Type, tags *fieldTags, goPath string) (*node, error) {
 	n := &node{}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -230,7 +214,7 @@ func (b *builder) node(t reflect.Type, tags *fieldTags, goPath string, s *invopo
 		n.kind, n.bits = jNumber, t.Bits()
 		return n, numberConstraints(n, tags)
 	case reflect.Struct:
-		obj, err := b.object(t, s, goPath)
+		obj, err := b.object(t, goPath)
 		if err != nil {
 			return nil, err
 		}
@@ -261,18 +245,7 @@ func (b *builder) node(t reflect.Type, tags *fieldTags, goPath string, s *invopo
 			size := uint64(t.Len())
 			n.minItems, n.maxItems = &size, &size
 		}
-		if s.Items == nil {
-			return nil, fmt.Errorf("internal error: %s reflected without items", t)
-		}
-		elem, err := b.value(t.Elem(), tags, goPath, s.Items)
-		if err != nil {
-			return nil, err
-		}
-		if !b.input && nilable(elem) {
-			markNullable(elem)
-		}
-		n.elem = elem
-		return n, nil
+		return n, b.element(n, t, tags, goPath, "[]")
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			return nil, fmt.Errorf("field %s: map key type %s is not supported; JSON object keys are strings, so use a map with string keys", goPath, t.Key())
@@ -290,19 +263,7 @@ func (b *builder) node(t reflect.Type, tags *fieldTags, goPath string, s *invopo
 				n.keyClass = c
 			}
 		}
-		es := s.AdditionalProperties
-		if es == nil {
-			es = &invopop.Schema{} // map[string]any: invopop leaves every value allowed
-		}
-		elem, err := b.value(t.Elem(), tags, goPath, es)
-		if err != nil {
-			return nil, err
-		}
-		if !b.input && nilable(elem) {
-			markNullable(elem)
-		}
-		n.elem = elem
-		return n, nil
+		return n, b.element(n, t, tags, goPath, "[key]")
 	case reflect.Interface:
 		if t.NumMethod() != 0 {
 			return nil, fmt.Errorf("field %s: interface type %s is not supported; use a concrete type, any or json.RawMessage", goPath, t)
@@ -311,6 +272,20 @@ func (b *builder) node(t reflect.Type, tags *fieldTags, goPath string, s *invopo
 		return n, nil
 	}
 	return nil, fmt.Errorf("field %s: type %s (kind %s) is not supported; JSON has no such value", goPath, t, t.Kind())
+}
+
+// element builds the node of the elements of n, an array or a map of Go
+// type t, whose segment of the Go path is seg.
+func (b *builder) element(n *node, t reflect.Type, tags *fieldTags, goPath, seg string) error {
+	b.segs = append(b.segs, seg)
+	elem, err := b.node(t.Elem(), tags, goPath)
+	b.segs = b.segs[:len(b.segs)-1]
+	if err != nil {
+		return err
+	}
+	elem.nullable = !b.input && nilable(elem)
+	n.elem = elem
+	return nil
 }
 
 // unsupportedMethods refuses types whose JSON form is decided by their own
@@ -322,10 +297,19 @@ func unsupportedMethods(t reflect.Type) error {
 		return fmt.Errorf("type %s has an UnmarshalJSON method, so its JSON form is unknown; use plain fields", t)
 	case pt.Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
 		return fmt.Errorf("type %s has an UnmarshalText method, so its JSON form is unknown; use plain fields", t)
-	case pt.Implements(reflect.TypeFor[interface{ JSONSchema() *invopop.Schema }]()),
-		pt.Implements(reflect.TypeFor[interface{ JSONSchemaAlias() any }]()),
-		pt.Implements(reflect.TypeFor[interface{ JSONSchemaExtend(*invopop.Schema) }]()):
-		return fmt.Errorf("type %s defines its own JSON Schema method; use tags instead", t)
+	}
+	// The methods through which invopop/jsonschema's reflector lets a type
+	// write its own schema: the builder does not call them, so a type that
+	// has one would not get the schema its author meant. Each name is a
+	// constant: MethodByName with any other argument makes the linker keep
+	// every exported method of every type in the binary (1.3 MB of
+	// toolserver's).
+	_, m1 := pt.MethodByName("JSONSchema")
+	_, m2 := pt.MethodByName("JSONSchemaAlias")
+	_, m3 := pt.MethodByName("JSONSchemaExtend")
+	_, m4 := pt.MethodByName("JSONSchemaProperty")
+	if m1 || m2 || m3 || m4 {
+		return fmt.Errorf("type %s has a JSONSchema method, which schemagen does not call (nor JSONSchemaAlias, JSONSchemaExtend or JSONSchemaProperty); use tags instead", t)
 	}
 	return nil
 }

@@ -69,23 +69,16 @@ func build(t reflect.Type, input bool, fn string) (*Schema, error) {
 	if err := unsupportedMethods(st); err != nil {
 		return nil, wrap(err)
 	}
-	if err := checkRecursion(st); err != nil {
-		return nil, wrap(err)
-	}
-	skel, err := skeleton(st, input)
-	if err != nil {
-		return nil, wrap(err)
-	}
 	b := builder{input: input}
-	root, err := b.object(st, skel, "")
-	if err != nil {
-		return nil, wrap(err)
-	}
-	doc, err := document(skel)
+	root, err := b.object(st, "")
 	if err != nil {
 		return nil, wrap(err)
 	}
 	if err := checkDefaults(root); err != nil {
+		return nil, wrap(err)
+	}
+	doc, err := document(root, input)
+	if err != nil {
 		return nil, wrap(err)
 	}
 	return &Schema{typ: st, input: input, root: root, doc: doc}, nil

@@ -108,8 +108,8 @@ func parseTags(sf reflect.StructField, goPath string) (*fieldTags, error) {
 		}
 	}
 	if v, ok := sf.Tag.Lookup("jsonschema"); ok {
-		// invopop/jsonschema, which reflects the skeleton, would read
-		// keywords out of it that the validator does not enforce.
+		// invopop/jsonschema's tag: its author would expect keywords
+		// that this package neither publishes nor enforces.
 		return nil, fmt.Errorf("jsonschema:%q is not supported; write description:\"...\" and the constraint tags (enum, minimum, ...)", v)
 	}
 	jsonTag := sf.Tag.Get("json")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/internal/decimal"
 )
 
 // validate checks v, the value at path at after coercion, against node n.
@@ -74,7 +76,7 @@ func hasType(n *node, v any) bool {
 	case jInteger:
 		var num json.Number
 		num, ok = v.(json.Number)
-		ok = ok && isIntegerLiteral(string(num))
+		ok = ok && decimal.IsInt(string(num))
 	case jObject, jMap:
 		_, ok = v.(map[string]any)
 	case jArray:
@@ -107,13 +109,13 @@ func inEnum(n *node, v any) bool {
 			}
 		}
 	case json.Number:
-		d, ok := parseDecimal(string(x))
+		d, ok := decimal.Parse(string(x))
 		if !ok {
 			return false
 		}
 		for _, w := range n.enum {
 			if num, isNum := w.(json.Number); isNum {
-				if e, ok := parseDecimal(string(num)); ok && d.compare(&e) == 0 {
+				if e, ok := decimal.Parse(string(num)); ok && d.Cmp(e) == 0 {
 					return true
 				}
 			}
@@ -174,7 +176,7 @@ func (c *checker) validateNumber(n *node, num json.Number, at path) {
 		if b.limit == "" {
 			continue
 		}
-		r, ok := compareLiterals(string(num), b.limit)
+		r, ok := decimal.Compare(string(num), b.limit)
 		if !ok {
 			continue
 		}

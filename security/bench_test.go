@@ -54,3 +54,16 @@ func BenchmarkEscapeName(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRefusalText writes out one refusal of a path, as the model
+// reads it, in each language.
+func BenchmarkRefusalText(b *testing.B) {
+	for _, lang := range []i18n.Lang{i18n.English, i18n.Chinese} {
+		b.Run(string(lang), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = msgNotAllowed.format(lang, "read", "notes/2026/december/a.txt", "docs"+listSep+"src", "")
+			}
+		})
+	}
+}

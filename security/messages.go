@@ -64,12 +64,29 @@ const (
 	msgReadOnlyAll
 	msgLocked
 	msgLockFailed
+
+	// Phrases the sentences are built from: kinds of special file, what
+	// a character refused in new names is, and the "or" of a list.
+	msgKindPipe
+	msgKindSocket
+	msgKindDevice
+	msgKindSpecial
+	msgRuneTag
+	msgRuneVariationSelector
+	msgRuneFiller
+	msgRuneDefaultIgnorable
+	msgRuneFormat
+	msgRuneNoncharacter
+	msgRunePrivateUse
+	msgOr
+
+	numMsgs
 )
 
 // catalog holds every sentence in English and Chinese. In the templates,
 // {path} is the quoted, shortened path, {op} the operation, and {1} and
 // {2} the PathError's arguments.
-var catalog = [...]struct{ en, zh string }{
+var catalog = i18n.Catalog[msgID]{
 	msgOther: {
 		`cannot {op} {path}; the file system reported an unexpected error`,
 		`无法对 {path} 执行 {op}：文件系统报告了意外错误`},
@@ -214,6 +231,20 @@ var catalog = [...]struct{ en, zh string }{
 	msgReadOnlyHolds: {
 		`{path} holds the read-only root {1}; it cannot be removed, moved or replaced`,
 		`{path} 包含只读根目录 {1}；不能删除、移动或替换它`},
+
+	// The phrases.
+	msgKindPipe:              {`a named pipe`, `命名管道`},
+	msgKindSocket:            {`a socket`, `套接字`},
+	msgKindDevice:            {`a device`, `设备文件`},
+	msgKindSpecial:           {`a special file`, `特殊文件`},
+	msgRuneTag:               {`{1}, a tag character,`, ` {1}（标签字符）`},
+	msgRuneVariationSelector: {`{1}, a variation selector,`, ` {1}（变体选择符）`},
+	msgRuneFiller:            {`{1}, a filler character,`, ` {1}（填充字符）`},
+	msgRuneDefaultIgnorable:  {`{1}, a default-ignorable (invisible) character,`, ` {1}（默认可忽略（不可见）字符）`},
+	msgRuneFormat:            {`{1}, a format character (Cf),`, ` {1}（格式字符（Cf））`},
+	msgRuneNoncharacter:      {`{1}, a noncharacter,`, ` {1}（非字符）`},
+	msgRunePrivateUse:        {`{1}, a private-use character,`, ` {1}（私用字符）`},
+	msgOr:                    {` or `, ` 或 `},
 }
 
 // Kinds of special file, the first argument of msgSpecialRead and
@@ -227,15 +258,16 @@ const (
 
 // kindName returns the noun phrase for a kind of special file.
 func kindName(lang i18n.Lang, kind string) string {
+	id := msgKindSpecial
 	switch kind {
 	case kindPipe:
-		return i18n.Pick(lang, "a named pipe", "命名管道")
+		id = msgKindPipe
 	case kindSocket:
-		return i18n.Pick(lang, "a socket", "套接字")
+		id = msgKindSocket
 	case kindDevice:
-		return i18n.Pick(lang, "a device", "设备文件")
+		id = msgKindDevice
 	}
-	return i18n.Pick(lang, "a special file", "特殊文件")
+	return catalog.Text(lang, id)
 }
 
 // nameRunePhrase turns the argument of msgNameInvisible, "U+XXXX", listSep
@@ -243,26 +275,26 @@ func kindName(lang i18n.Lang, kind string) string {
 // character,".
 func nameRunePhrase(lang i18n.Lang, arg string) string {
 	cp, key, _ := strings.Cut(arg, listSep)
-	var en, zh string
+	var id msgID
 	switch key {
 	case "tag":
-		en, zh = "a tag character", "标签字符"
+		id = msgRuneTag
 	case "variation_selector":
-		en, zh = "a variation selector", "变体选择符"
+		id = msgRuneVariationSelector
 	case "filler":
-		en, zh = "a filler character", "填充字符"
+		id = msgRuneFiller
 	case "default_ignorable":
-		en, zh = "a default-ignorable (invisible) character", "默认可忽略（不可见）字符"
+		id = msgRuneDefaultIgnorable
 	case "format":
-		en, zh = "a format character (Cf)", "格式字符（Cf）"
+		id = msgRuneFormat
 	case "noncharacter":
-		en, zh = "a noncharacter", "非字符"
+		id = msgRuneNoncharacter
 	case "private_use":
-		en, zh = "a private-use character", "私用字符"
+		id = msgRunePrivateUse
 	default:
 		return cp
 	}
-	return i18n.Pick(lang, cp+", "+en+",", " "+cp+"（"+zh+"）")
+	return catalog.Say(lang, id, cp)
 }
 
 // listSep separates the subtrees in the argument of msgNotAllowed.
@@ -270,10 +302,10 @@ const listSep = "\x00"
 
 // format returns the sentence m in lang.
 func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
-	if m < 0 || int(m) >= len(catalog) {
+	if m < 0 || m >= numMsgs {
 		m = msgOther
 	}
-	text := i18n.Pick(lang, catalog[m].en, catalog[m].zh)
+	text := catalog.Text(lang, m)
 	switch m {
 	case msgSpecialRead, msgSpecialWrite, msgSpecialUse:
 		a1 = kindName(lang, a1)
@@ -308,7 +340,19 @@ func (m msgID) format(lang i18n.Lang, op, path, a1, a2 string) string {
 		path = quote(path)
 	}
 	// One pass, so that braces in the inserted names (escapes) stay.
-	return strings.NewReplacer("{path}", path, "{op}", op, "{1}", a1, "{2}", a2).Replace(text)
+	return i18n.Expand(text, func(name string) (string, bool) {
+		switch name {
+		case "path":
+			return path, true
+		case "op":
+			return op, true
+		case "1":
+			return a1, true
+		case "2":
+			return a2, true
+		}
+		return "", false
+	})
 }
 
 // quoteName is quote for the messages about new names, which must show
@@ -350,7 +394,7 @@ func quoteList(lang i18n.Lang, names []string) string {
 	if len(q) == 1 {
 		return q[0]
 	}
-	or := i18n.Pick(lang, " or ", " 或 ")
+	or := catalog.Text(lang, msgOr)
 	return strings.Join(q[:len(q)-1], ", ") + or + q[len(q)-1]
 }
 

@@ -200,7 +200,7 @@ func swapRace(t *testing.T, root string, sb *Sandbox, enough func(*swapStats) bo
 	return st
 }
 
-// TestSwapBetweenCheckAndUse backs the README's claim that os.Root refuses
+// TestSwapBetweenCheckAndUse backs docs/security.md's claim that os.Root refuses
 // swaps between check and use: while a folder inside the root is replaced
 // by a symbolic link to outside and back, again and again, reads, writes
 // and listings through the sandbox never reach outside.

@@ -37,7 +37,20 @@
 //
 // # The road of one call
 //
-// A tools/call goes through these files, in this order, and only this way:
+// A tools/call goes through these files, in this order, and only this way,
+// whichever transport brought it:
+//
+//	stdio.go or http.go    the transport reads one message
+//	envelope.go, era.go    one JSON-RPC request, of one era
+//	methods.go             the one table of methods
+//	resolve.go             the Call: its tool, _meta, targets, dry run
+//	admit.go, queue.go     loop guard and limits on arrival; a slot
+//	worker.go              the policies (policy.go, policy_*.go) around
+//	addtool.go             the tool: validate, decode, run
+//	answer.go              the result, written through the request's peer
+//	                       (stdio.go, or http_peer.go over HTTP)
+//
+// In more detail:
 //
 //   - stdio.go or http.go: the transport. stdio reads a line and checks
 //     its size; HTTP passes its guards (http_guard.go: Host, Origin,

@@ -43,7 +43,7 @@ const (
 // catalog holds every sentence in English and in Chinese. {1}, {2}, …
 // stand for the arguments, in the order the code passes them: tool
 // names, counts and durations, shown as they are in both languages.
-var catalog = [numMsgs]struct{ en, zh string }{
+var catalog = i18n.Catalog[msgID]{
 	msgNotEncoded: {
 		"The result of {1} could not be encoded as JSON ({2}); this is a bug in the tool.",
 		"{1} 的结果无法编码为 JSON（{2}）；这是工具的缺陷。"},
@@ -116,13 +116,6 @@ var catalog = [numMsgs]struct{ en, zh string }{
 		"用户关闭了确认请求而没有同意；未做任何修改。"},
 }
 
-// say returns the sentence id in lang (English for any language but
-// Chinese), its {1}, {2}, … replaced by args in one pass, so that an
-// argument holding braces stays as it is.
-func say(lang i18n.Lang, id msgID, args ...string) string {
-	if id >= numMsgs {
-		return ""
-	}
-	tpl := i18n.Pick(lang, catalog[id].en, catalog[id].zh)
-	return i18n.Fill(tpl, len(args), func(i int) string { return args[i] })
-}
+// say returns the sentence id in lang with its {1}, {2}, … replaced by
+// args (see [i18n.Catalog.Say]).
+func say(lang i18n.Lang, id msgID, args ...string) string { return catalog.Say(lang, id, args...) }

@@ -117,6 +117,12 @@ type tool struct {
 type registry struct {
 	list   []*tool
 	byName map[string]*tool
+	// served, when set, says whether the tool of a name is served
+	// ([Options.Tools], [Options.DisableTools]). A tool it leaves out is
+	// checked as any other and then kept only by its name, in leftOut.
+	served  func(name string) bool
+	leftOut map[string]bool
+	names   []string // of every tool added, served or not, in order
 	// exclusive is set once a tool declares ToolSpec.Exclusive: until
 	// then no call takes the exclusive lock (policy_exclusive.go).
 	exclusive atomic.Bool
@@ -164,8 +170,16 @@ func (r *registry) add(t *tool) error {
 	case t.spec.Level < security.Read || t.spec.Level > security.Admin:
 		return fmt.Errorf("tool %q has an unknown level %v", name, t.spec.Level)
 	}
-	if _, dup := r.byName[name]; dup {
+	if _, dup := r.byName[name]; dup || r.leftOut[name] {
 		return fmt.Errorf("tool %q is already registered", name)
+	}
+	r.names = append(r.names, name)
+	if r.served != nil && !r.served(name) {
+		if r.leftOut == nil {
+			r.leftOut = make(map[string]bool)
+		}
+		r.leftOut[name] = true
+		return nil
 	}
 	t.info = Tool{
 		Name:         name,

@@ -239,7 +239,7 @@ func TestLogLinesCopyABoundedPrefixOfWhatAClientSent(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + long + `","version":"1"}}}`)
 	c.recv()
 	c.send(`{"jsonrpc":"2.0","id":"` + long + `","method":"tools/call","params":{"name":"echo","arguments":` + args.String() + `}}`)
-	if r := c.recv(); !strings.Contains(r, `"isError":true`) {
+	if r := c.recvWithin(2 * time.Minute); !strings.Contains(r, `"isError":true`) {
 		t.Fatalf("want a refusal, got %.200s", r)
 	}
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"` + long + `"}`)

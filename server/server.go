@@ -55,6 +55,13 @@ type Options struct {
 	// ReadOnly serves only tools of level [security.Read]: the others are
 	// neither listed nor run.
 	ReadOnly bool
+	// Tools, when not empty, names the only tools served: a tool added
+	// under any other name is checked as usual, then neither listed nor
+	// run, so that its description and schemas cost the model nothing.
+	Tools []string
+	// DisableTools names tools that are neither listed nor run, as Tools
+	// leaves out the tools it does not name.
+	DisableTools []string
 	// AllowAdmin also serves tools of level [security.Admin] (deletion).
 	// Without it they are neither listed nor run.
 	AllowAdmin bool
@@ -228,6 +235,9 @@ func New(opts Options) *Server {
 	runtime.AddCleanup(s, func(jobs chan job) { close(jobs) }, s.runners.jobs)
 	s.line = callQueue{maxCalls: opts.MaxQueued, maxBytes: opts.MaxQueuedBytes}
 	s.alone = newExclusive()
+	if len(opts.Tools) > 0 || len(opts.DisableTools) > 0 {
+		s.tools.served = opts.serves
+	}
 	s.states = newStateKeeper(opts.StateKey, now, opts.Nonces)
 	s.serverInfo = appendServerInfoObject(nil, serverInfo{Name: opts.Name, Title: opts.Title, Version: opts.Version})
 	s.listeners.log = eventLog{opts.Logger}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/internal/decimal"
 )
 
 // Check checks a call's whole arguments, one JSON value, against s and
@@ -120,9 +122,9 @@ func (n *node) scalarOK(v any, at string, out *[]Mismatch) bool {
 			*out = append(*out, Mismatch{Kind: TooLarge, Path: at, Rule: "maxLength", Want: strconv.Itoa(n.maxLen), Got: strconv.Itoa(k)})
 		}
 	case json.Number:
-		d, _ := parseDecimal(string(t))
-		bound := func(b *decimal, kind MismatchKind, rule string, bad func(c int) bool) {
-			if b != nil && bad(d.cmp(*b)) {
+		d, _ := decimal.Parse(string(t))
+		bound := func(b *decimal.Decimal, kind MismatchKind, rule string, bad func(c int) bool) {
+			if b != nil && bad(d.Cmp(*b)) {
 				*out = append(*out, Mismatch{Kind: kind, Path: at, Rule: rule, Want: b.String(), Got: string(t)})
 			}
 		}
@@ -148,7 +150,7 @@ func (n *node) typeOK(v any) (string, bool) {
 		got = typString
 	case json.Number:
 		got = typNumber
-		if d, _ := parseDecimal(string(t)); d.isInt() {
+		if d, _ := decimal.Parse(string(t)); d.IsInt() {
 			got = typInteger
 		}
 	}
@@ -185,9 +187,9 @@ func equalJSON(a, b any) bool {
 		if !ok {
 			return false
 		}
-		dx, _ := parseDecimal(string(x))
-		dy, _ := parseDecimal(string(y))
-		return dx.cmp(dy) == 0
+		dx, _ := decimal.Parse(string(x))
+		dy, _ := decimal.Parse(string(y))
+		return dx.Cmp(dy) == 0
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {

@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,64 +53,64 @@ type Mismatch struct {
 func (m Mismatch) Message(lang i18n.Lang) string {
 	at := m.Path
 	if at == "" {
-		at = i18n.Pick(lang, "the arguments", "参数")
+		at = catalog.Text(lang, msgTheArguments)
 	}
-	zh := lang == i18n.Chinese
 	switch m.Kind {
 	case WrongType:
-		if zh {
-			return at + "：需要" + typeWords(m.Want, lang) + "，却给了" + typeWords(m.Got, lang) + "。"
+		want, got := typeWords(m.Want, lang), typeWords(m.Got, lang)
+		if lang != i18n.Chinese {
+			want, got = article(want), article(got)
 		}
-		return at + ": " + article(typeWords(m.Got, lang)) + " was given where " + article(typeWords(m.Want, lang)) + " is required."
+		return catalog.Say(lang, msgWrongType, at, got, want)
 	case NotAllowed:
 		if m.Want == "" {
-			return i18n.Pick(lang, at+": no value is allowed here.", at+"：此处不允许任何值。")
+			return catalog.Say(lang, msgNoValue, at)
 		}
-		return i18n.Pick(lang, at+": "+m.Got+" is not allowed; use one of: "+m.Want+".", at+"："+m.Got+" 不被允许；请使用其中之一："+m.Want+"。")
+		return catalog.Say(lang, msgNotAllowed, at, m.Got, m.Want)
 	case Missing:
-		return i18n.Pick(lang, at+": this argument is required but missing.", at+"：缺少这个必需的参数。")
+		return catalog.Say(lang, msgMissing, at)
 	case Unknown:
 		if m.Want == "" {
-			return i18n.Pick(lang, at+": this argument is not known; the tool takes none.", at+"：未知参数；该工具不接受参数。")
+			return catalog.Say(lang, msgUnknownNone, at)
 		}
-		return i18n.Pick(lang, at+": this argument is not known; the known ones are: "+m.Want+".", at+"：未知参数；已知的参数有："+m.Want+"。")
+		return catalog.Say(lang, msgUnknown, at, m.Want)
 	case TooSmall, TooLarge:
-		return at + boundWords(m, lang)
+		if id, ok := boundMessage(m.Rule); ok {
+			return catalog.Say(lang, id, at, m.Got, m.Want)
+		}
+		return at
 	}
-	return at + ": " + m.Rule
+	return catalog.Say(lang, msgOtherRule, at, m.Rule)
 }
 
-// boundWords phrases a broken bound, after the path.
-func boundWords(m Mismatch, lang i18n.Lang) string {
-	type words struct{ en, zh string }
-	w := map[string]words{
-		"minimum":          {": %g is below the minimum %w.", "：%g 小于最小值 %w。"},
-		"exclusiveMinimum": {": %g must be greater than %w.", "：%g 必须大于 %w。"},
-		"maximum":          {": %g is above the maximum %w.", "：%g 大于最大值 %w。"},
-		"exclusiveMaximum": {": %g must be less than %w.", "：%g 必须小于 %w。"},
-		"minLength":        {": %g characters; at least %w are required.", "：%g 个字符；至少需要 %w 个。"},
-		"maxLength":        {": %g characters; at most %w are allowed.", "：%g 个字符；最多允许 %w 个。"},
-		"minItems":         {": %g elements; at least %w are required.", "：%g 个元素；至少需要 %w 个。"},
-		"maxItems":         {": more than %w elements; at most %w are allowed.", "：多于 %w 个元素；最多允许 %w 个。"},
-	}[m.Rule]
-	s := i18n.Pick(lang, w.en, w.zh)
-	return strings.NewReplacer("%g", m.Got, "%w", m.Want).Replace(s)
+// boundMessage returns the sentence of the bound named by a keyword.
+func boundMessage(rule string) (msgID, bool) {
+	// In the order of their messages, from msgMinimum on.
+	rules := [...]string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems"}
+	i := slices.Index(rules[:], rule)
+	return msgMinimum + msgID(i), i >= 0
 }
 
-// typeWords names JSON types for a sentence: "integer or null" becomes
-// "integer or null" in English and "整数或 null" in Chinese.
+// typeWords names JSON types for a sentence: "integer or null" stays so
+// in English and becomes "整数或null" in Chinese; a name it does not
+// know stays as it is.
 func typeWords(types string, lang i18n.Lang) string {
-	if lang != i18n.Chinese {
-		return types
-	}
-	zh := map[string]string{"null": "null", "boolean": "布尔值", "object": "对象", "array": "数组", "number": "数字", "string": "字符串", "integer": "整数"}
 	parts := strings.Split(types, " or ")
 	for i, p := range parts {
-		if t, ok := zh[p]; ok {
-			parts[i] = t
+		if id, ok := typeMessage(p); ok {
+			parts[i] = catalog.Text(lang, id)
 		}
 	}
-	return strings.Join(parts, "或")
+	return strings.Join(parts, catalog.Text(lang, msgTypeOr))
+}
+
+// typeMessage returns the name of a JSON type but null, given its name
+// in a schema.
+func typeMessage(name string) (msgID, bool) {
+	// In the order of their messages, from msgTypeBoolean on.
+	types := [...]string{"boolean", "object", "array", "number", "string", "integer"}
+	i := slices.Index(types[:], name)
+	return msgTypeBoolean + msgID(i), i >= 0
 }
 
 // article puts "a" or "an" before a type name (never before null).

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/stdiotools/toolserver/internal/decimal"
 )
 
 // Schema is a tool's inputSchema, as tools/list publishes it, compiled for
@@ -48,8 +50,8 @@ type node struct {
 	noExtra    bool  // additionalProperties is false
 	items      *node
 
-	min, max         *decimal
-	exclMin, exclMax *decimal
+	min, max         *decimal.Decimal
+	exclMin, exclMax *decimal.Decimal
 	minLen, maxLen   int // -1: none
 	minItems         int
 	maxItems         int
@@ -175,7 +177,7 @@ func compileNode(v any, at string, depth int) (*node, error) {
 				}
 			}
 		}
-		for kw, dst := range map[string]**decimal{"minimum": &n.min, "maximum": &n.max, "exclusiveMinimum": &n.exclMin, "exclusiveMaximum": &n.exclMax} {
+		for kw, dst := range map[string]**decimal.Decimal{"minimum": &n.min, "maximum": &n.max, "exclusiveMinimum": &n.exclMin, "exclusiveMaximum": &n.exclMax} {
 			b, ok := s[kw]
 			if !ok {
 				continue
@@ -184,7 +186,7 @@ func compileNode(v any, at string, depth int) (*node, error) {
 			if !ok {
 				continue // draft-04's boolean exclusiveMinimum: not checked
 			}
-			d, ok := parseDecimal(string(num))
+			d, ok := decimal.Parse(string(num))
 			if !ok {
 				return nil, bad(kw, "a number")
 			}
@@ -231,16 +233,13 @@ func count(v any) (int, error) {
 	if !ok {
 		return 0, errors.New("not a number")
 	}
-	d, ok := parseDecimal(string(num))
-	if !ok || !d.isInt() || d.neg || d.exp > 9 {
+	d, ok := decimal.Parse(string(num))
+	if !ok {
 		return 0, errors.New("not a count")
 	}
-	k := 0
-	for i := range int(d.exp) {
-		k *= 10
-		if i < len(d.digits) {
-			k += int(d.digits[i] - '0')
-		}
+	k, ok := d.Uint(9)
+	if !ok {
+		return 0, errors.New("not a count")
 	}
-	return k, nil
+	return int(k), nil
 }

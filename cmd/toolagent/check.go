@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/stdiotools/toolserver/i18n"
@@ -58,7 +59,7 @@ func (a *agent) troubleNotice(troubles []trouble, answered bool) string {
 	var b strings.Builder
 	for _, tr := range troubles {
 		c := tr.call
-		n := c.Index + 1
+		n := strconv.Itoa(c.Index + 1) // the call's number, from 1
 		var syn *toolcall.SyntaxError
 		var inc *toolcall.IncompleteError
 		soFar := ""
@@ -68,7 +69,7 @@ func (a *agent) troubleNotice(troubles []trouble, answered bool) string {
 		case c.Name == "":
 			b.WriteString(a.msg(msgNoName, n))
 		case errors.As(c.err, &syn):
-			b.WriteString(a.msg(msgBadJSON, n, c.Name, syn.Offset))
+			b.WriteString(a.msg(msgBadJSON, n, c.Name, strconv.FormatInt(syn.Offset, 10)))
 		case strings.TrimSpace(c.args.String()) == "":
 			b.WriteString(a.msg(msgCutNothing, n, c.Name))
 		default:
@@ -98,7 +99,7 @@ func (a *agent) troubleNotice(troubles []trouble, answered bool) string {
 // textNotice writes what happened to a call written in the text, and
 // returns what arrived of it, to quote after the request to send it again.
 func (a *agent) textNotice(b *strings.Builder, c *streamedCall) string {
-	n := c.Index + 1
+	n := strconv.Itoa(c.Index + 1) // the call's number, from 1
 	var syn *toolcall.SyntaxError
 	var inc *toolcall.IncompleteError
 	switch {
@@ -114,7 +115,7 @@ func (a *agent) textNotice(b *strings.Builder, c *streamedCall) string {
 		}
 		return a.msg(msgSoFarText, clip(c.args.String(), maxParsedShown))
 	case errors.As(c.err, &syn):
-		b.WriteString(a.msg(msgTextBadJSON, n, syn.Offset))
+		b.WriteString(a.msg(msgTextBadJSON, n, strconv.FormatInt(syn.Offset, 10)))
 	default:
 		b.WriteString(a.msg(msgTextNotACall, n))
 	}

@@ -53,6 +53,12 @@ import (
 	"github.com/stdiotools/toolserver/toolcall"
 )
 
+// defaultParallel is the most safe calls of one turn that run at once
+// unless --parallel says otherwise: 10, the bound Claude Code applies to
+// the tool calls of one reply, so that a turn run here takes what it
+// takes in a common host. A model rarely sends more reads in one reply.
+const defaultParallel = 10
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, isTerminal(os.Stderr))
@@ -89,7 +95,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.IntVar(&cfg.maxSteps, "max-steps", 10, "the most requests to the model")
 	fs.IntVar(&cfg.resultBudget, "result-budget", 8000, "the most characters of one tool result given to the model")
 	fs.DurationVar(&cfg.idle, "idle", 2*time.Minute, "give up on the model when it sends nothing for this long")
-	fs.IntVar(&cfg.parallel, "parallel", 4, "the most calls of one turn that run at once")
+	fs.IntVar(&cfg.parallel, "parallel", defaultParallel, "the most calls of one turn that run at once")
 	fs.StringVar(&cfg.safeTools, "safe-tools", "", "tools, comma-separated, to run in parallel and while the model still streams, as if they had readOnlyHint")
 	fs.StringVar(&cfg.check, "check", "refuse", `a call whose arguments break the tool's schema: "refuse" answers it with what to fix, without running it; "warn" shows the mismatch and runs it, for servers that coerce arguments`)
 	fs.StringVar(&cfg.lang, "lang", "en", `the language of the agent's own messages to the model: "en" or "zh"`)

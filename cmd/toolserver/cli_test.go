@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -97,6 +98,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"call", "--root", ".", "--json", "{", "calc"}, `--json is not valid JSON`},
 		{[]string{"call", "--root", ".", "--json", "{}", "calc", "a=1"}, `either as --json or as key=value`},
 		{[]string{"call", "--root", ".", "nope"}, `unknown tool "nope"; available tools: calc`},
+		{[]string{"--root", ".", "--tools", "read_file,grepp"}, `--tools or --disable-tools: no tool is called "grepp"; the tools are calc, read_file,`},
+		{[]string{"--root", ".", "--disable-tools", "calc, Grep,x"}, `no tools are called "Grep", "x"; the tools are calc,`},
+		{[]string{"--root", ".", "--tools", "read_file,,grep"}, `a tool name is empty; give names separated by commas`},
+		{[]string{"--root", ".", "--tools", ""}, `a tool name is empty`},
+		{[]string{"call", "--root", ".", "--tools", "read_file", "calc", "expr=1"}, `unknown tool "calc"; available tools: read_file`},
 	}
 	for _, tc := range cases {
 		code, stdout, stderr := runCLI(tc.args...)
@@ -152,6 +158,37 @@ func TestToolsPrintsEveryToolWithSchemas(t *testing.T) {
 	}
 	if len(tools) == 0 || tools[0]["name"] != "calc" || tools[0]["inputSchema"] == nil || tools[0]["outputSchema"] == nil {
 		t.Fatalf("tools: %v", tools)
+	}
+}
+
+func TestToolsAndDisableToolsChooseTheToolsListed(t *testing.T) {
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--tools", "grep,read_file", "--tools", "calc"}, []string{"calc", "read_file", "grep"}},
+		{[]string{"--read-only", "--tools", "read_file,write_file"}, []string{"read_file"}},
+		{[]string{"--disable-tools", "calc,grep,write_file,edit_file,append_file,copy_file,move_file,create_directory,directory_tree,search_files,list_allowed_directories,get_file_info,read_multiple_files"},
+			[]string{"read_file", "list_directory"}},
+	}
+	for _, tc := range cases {
+		code, stdout, stderr := runCLI(append([]string{"tools", "--root", "."}, tc.args...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr)
+		}
+		var tools []struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &tools); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, tl := range tools {
+			got = append(got, tl.Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%v: tools %v, want %v", tc.args, got, tc.want)
+		}
 	}
 }
 

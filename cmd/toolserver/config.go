@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/stdiotools/toolserver/security"
@@ -22,6 +24,8 @@ type config struct {
 	memoryBudgetMiB int
 	lang            string
 	readOnly        bool
+	tools           []string // --tools: the only tools served
+	disableTools    []string // --disable-tools
 	allowAdmin      bool
 	confirmWrites   bool
 	stateKeyFile    string
@@ -63,6 +67,8 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.IntVar(&cfg.memoryBudgetMiB, "memory-budget-mib", server.DefaultMemoryBudget>>20, "MiB the calls in flight may hold at once for their data (a file read or edited); a call that would go past it waits for others to finish")
 	fs.StringVar(&cfg.lang, "lang", "en", "language of the error messages the model reads: en or zh")
 	fs.BoolVar(&cfg.readOnly, "read-only", false, "serve only tools that read; nothing can be changed")
+	fs.Func("tools", "serve only these tools, as a comma-separated list of names (repeatable), so that the others cost the model no context", nameList(&cfg.tools))
+	fs.Func("disable-tools", "serve every tool but these, as a comma-separated list of names (repeatable)", nameList(&cfg.disableTools))
 	fs.BoolVar(&cfg.allowAdmin, "allow-admin", false, "also serve admin tools (delete_file)")
 	fs.BoolVar(&cfg.confirmWrites, "confirm-writes", false, "ask the user (MCP elicitation) before every change; clients without elicitation get a refusal")
 	fs.StringVar(&cfg.nonceDir, "nonce-dir", "", "directory, outside the root, where the confirmations accepted over MCP 2026-07-28 are recorded, so that each is accepted once by every process sharing it (default: each process remembers its own)")
@@ -84,6 +90,21 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	}
 	fs.Usage = func() { usage(fs, cmd) }
 	return cfg, fs
+}
+
+// nameList returns the parser of a flag that adds comma-separated names to
+// *list, refusing an empty one.
+func nameList(list *[]string) func(string) error {
+	return func(v string) error {
+		for name := range strings.SplitSeq(v, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				return errors.New("a tool name is empty; give names separated by commas, as read_file,grep")
+			}
+			*list = append(*list, name)
+		}
+		return nil
+	}
 }
 
 // defaultMemoryLimitMiB is the server's soft memory limit unless
@@ -136,7 +157,7 @@ Flags:
 toolserver is a Model Context Protocol (MCP) server. An agent host starts it
 and speaks JSON-RPC 2.0 on its stdin and stdout, one message per line; logs go
 to stderr. Its tools work inside --root and nowhere else. With --http ADDR it
-serves MCP over Streamable HTTP at http://ADDR/mcp instead (see the README).
+serves MCP over Streamable HTTP at http://ADDR/mcp instead (see docs/http.md).
 
 To use it from an MCP host (Claude Desktop, VS Code, Cursor, ...), add:
 

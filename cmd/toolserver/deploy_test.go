@@ -17,7 +17,7 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// The deployment artifacts of deploy/ (README "Running many") are text
+// The deployment artifacts of deploy/ (docs/http.md, "Deployment") are text
 // that no compiler reads; this file holds them to the binary: every
 // toolserver flag they name exists, the paths they serve and mount are
 // the ones the command uses, and the command they make, run on stand-ins

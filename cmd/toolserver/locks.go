@@ -19,7 +19,7 @@ import (
 // given that cannot be used stops the start, since the user asked for
 // locks shared with other processes. On systems without shared locks (see
 // security.NewLocks), the default is this process alone, silently: the
-// README says so.
+// docs/http.md says so.
 func openLocks(dir string, roots []openRoot, log zerolog.Logger) (*security.Locks, error) {
 	given := dir != ""
 	if !given {

@@ -25,7 +25,7 @@ import (
 )
 
 // This file runs several toolserver processes on one root behind a load
-// balancer, as users who outgrow one process do (README "Running many").
+// balancer, as users who outgrow one process do (docs/http.md, "Running many").
 // A request of MCP 2026-07-28 carries everything it needs, so any process
 // may serve it; what each process keeps to itself is said where it shows.
 

@@ -111,6 +111,8 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	srv := server.New(server.Options{
 		Lang:            lang,
 		Version:         version(),
+		Tools:           cfg.tools,
+		DisableTools:    cfg.disableTools,
 		Instructions:    instructions(sandbox, readOnly, cfg),
 		Logger:          log,
 		MaxMessageBytes: cfg.maxMessageBytes,
@@ -154,6 +156,9 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	}
 	if err := fs.Register(srv, sandbox); err != nil {
 		return fail(fmt.Errorf("register the file tools: %w", err))
+	}
+	if err := srv.CheckToolNames(); err != nil {
+		return fail(fmt.Errorf("--tools or --disable-tools: %w", err))
 	}
 	return srv, func() error { return closeRoots(roots) }, nil
 }

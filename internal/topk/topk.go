@@ -75,6 +75,16 @@ func (h *TopK[T]) cut() {
 	}
 }
 
+// Bound returns the largest item kept once the TopK has dropped some:
+// no item from then on that is not below it is kept. ok is false while
+// every item offered may still be kept.
+func (h *TopK[T]) Bound() (bound T, ok bool) {
+	if !h.full {
+		return bound, false
+	}
+	return h.items[h.k-1], true
+}
+
 // Sorted returns the items kept, smallest first. The TopK takes no more
 // items after it.
 func (h *TopK[T]) Sorted() []T {

@@ -53,3 +53,26 @@ func TestTopKSortsWithItsOwnSort(t *testing.T) {
 		}
 	}
 }
+
+func TestBoundIsTheLargestKeptOnceSomeWereDropped(t *testing.T) {
+	h := New(3, cmp.Compare[int])
+	for _, x := range []int{50, 40, 30, 20, 10} {
+		h.Add(x)
+		if _, ok := h.Bound(); ok {
+			t.Fatalf("a bound after %d items, none dropped yet", x)
+		}
+	}
+	h.Add(60) // the sixth item: 2k, cut to the three smallest
+	b, ok := h.Bound()
+	if !ok || b != 30 {
+		t.Fatalf("Bound = %d, %v; want 30, true", b, ok)
+	}
+	h.Add(30) // not below the bound: refused
+	h.Add(5)
+	if got := h.Sorted(); !slices.Equal(got, []int{5, 10, 20}) {
+		t.Fatalf("Sorted = %v", got)
+	}
+	if b, ok := h.Bound(); !ok || b != 20 {
+		t.Fatalf("after Sorted, Bound = %d, %v; want 20, true", b, ok)
+	}
+}

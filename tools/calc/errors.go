@@ -39,10 +39,10 @@ type Error struct {
 // message), about the token at column col of expr.
 func newError(col int, expr string, msg, hint message) *Error {
 	return &Error{
-		Msg:    msg.in(i18n.English),
+		Msg:    msg.In(i18n.English),
 		Column: col,
 		Expr:   expr,
-		Hint:   hint.in(i18n.English),
+		Hint:   hint.In(i18n.English),
 		msg:    msg,
 		hint:   hint,
 	}
@@ -58,14 +58,14 @@ const nameRunes = 40
 // (shortened with "…" around the column when long) and the hint, in Lang.
 func (e *Error) Error() string {
 	msg, hint := e.Msg, e.Hint
-	if e.Lang != "" && e.Lang != i18n.English && e.msg.id != msgNone {
-		msg, hint = e.msg.in(e.Lang), e.hint.in(e.Lang)
+	if e.Lang != "" && e.Lang != i18n.English && !e.msg.IsZero() {
+		msg, hint = e.msg.In(e.Lang), e.hint.In(e.Lang)
 	}
 	if e.Column > 0 {
-		msg = say(msgAt, lit(msg), num(e.Column), lit(excerpt(e.Expr, e.Column))).in(e.Lang)
+		msg = say(msgAt, lit(msg), num(e.Column), lit(excerpt(e.Expr, e.Column))).In(e.Lang)
 	}
 	if hint != "" {
-		msg = say(msgWithHint, lit(msg), lit(hint)).in(e.Lang)
+		msg = say(msgWithHint, lit(msg), lit(hint)).In(e.Lang)
 	}
 	return msg
 }

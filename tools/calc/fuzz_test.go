@@ -60,10 +60,10 @@ func checkError(t *testing.T, expr string, err error) {
 	if e.Column < 0 || e.Column > utf8.RuneCountInString(expr)+1 {
 		t.Fatalf("Eval(%q) error column %d is outside the expression", expr, e.Column)
 	}
-	if e.msg.id == msgNone || e.Msg != e.msg.in(i18n.English) || e.Hint != e.hint.in(i18n.English) {
+	if e.msg.IsZero() || e.Msg != e.msg.In(i18n.English) || e.Hint != e.hint.In(i18n.English) {
 		t.Fatalf("Eval(%q) returned an error %#v whose English is not its catalog message", expr, e)
 	}
-	if zh := e.msg.in(i18n.Chinese) + e.hint.in(i18n.Chinese); placeholderRE.MatchString(zh) {
+	if zh := e.msg.In(i18n.Chinese) + e.hint.In(i18n.Chinese); placeholderRE.MatchString(zh) {
 		t.Fatalf("Eval(%q) error leaves a placeholder in Chinese: %s", expr, zh)
 	}
 	// Messages quote the input, so only inputs free of these words can be

@@ -53,7 +53,7 @@ func lex(expr string) ([]token, *Error) {
 			col++
 		case isDigit(c) || c == '.':
 			end, msg := scanNumber(expr, i)
-			if msg.id != msgNone {
+			if !msg.IsZero() {
 				return nil, newError(col, expr, msg, numberHint(expr[i:end]))
 			}
 			toks = append(toks, token{tokNumber, expr[i:end], col})

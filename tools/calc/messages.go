@@ -104,7 +104,7 @@ const (
 // passes them; a language may place them in any order. Names, numbers and
 // parts of the expression are arguments, quoted the same way in both
 // languages.
-var catalog = [numMsgs]struct{ en, zh string }{
+var catalog = i18n.Catalog[msgID]{
 	msgPrecision: {
 		"precision {1} is more than the maximum of {2} significant digits",
 		"精度 {1} 超过了 {2} 位有效数字的上限"},
@@ -324,36 +324,25 @@ var catalog = [numMsgs]struct{ en, zh string }{
 
 // An arg is one argument of a message, written out in the message's
 // language.
-type arg interface {
-	in(lang i18n.Lang) string
-}
+type arg = i18n.Arg
 
 // num is a count, a limit or a column, written in decimal.
 type num int
 
-func (n num) in(i18n.Lang) string { return strconv.Itoa(int(n)) }
+func (n num) In(i18n.Lang) string { return strconv.Itoa(int(n)) }
 
 // lit is text shown as it is in every language: a name, a number or a
 // character from the expression, already quoted where the message quotes
 // it.
 type lit string
 
-func (s lit) in(i18n.Lang) string { return string(s) }
+func (s lit) In(i18n.Lang) string { return string(s) }
 
 // message is an entry of the catalog with its arguments. It is written out
 // only when read, so that an error can be shown in any language; a
 // message can be the argument of another, as a token's description is.
 // The zero message is empty.
-type message struct {
-	id   msgID
-	args []arg
-}
+type message = i18n.Message
 
-// say returns the message id with its arguments.
-func say(id msgID, args ...arg) message { return message{id, args} }
-
-// in returns m written out in lang; English for any language but Chinese.
-func (m message) in(lang i18n.Lang) string {
-	tpl := i18n.Pick(lang, catalog[m.id].en, catalog[m.id].zh)
-	return i18n.Fill(tpl, len(m.args), func(i int) string { return m.args[i].in(lang) })
-}
+// say returns the message id of the catalog with its arguments.
+func say(id msgID, args ...arg) message { return catalog.Message(id, args...) }

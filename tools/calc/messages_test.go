@@ -17,13 +17,11 @@ var placeholderRE = regexp.MustCompile(`\{[0-9]\}`)
 
 func TestEveryMessageHasEnglishAndChinese(t *testing.T) {
 	args := []arg{lit(`"x"`), num(2), say(msgEnd), num(4)}
+	if err := catalog.Check(numMsgs, msgNone); err != nil {
+		t.Error(err)
+	}
 	for id := msgNone + 1; id < numMsgs; id++ {
-		c := catalog[id]
-		if err := i18n.Check(c.en, c.zh); err != nil {
-			t.Errorf("message %d: %v", id, err)
-			continue
-		}
-		en := placeholderRE.FindAllString(c.en, -1)
+		en := placeholderRE.FindAllString(catalog.Text(i18n.English, id), -1)
 		slices.Sort(en)
 		en = slices.Compact(en)
 		for i, p := range en {
@@ -34,7 +32,7 @@ func TestEveryMessageHasEnglishAndChinese(t *testing.T) {
 		}
 		m := say(id, args[:len(en)]...)
 		for _, lang := range []i18n.Lang{i18n.English, i18n.Chinese} {
-			if out := m.in(lang); strings.ContainsAny(out, "{}\n") {
+			if out := m.In(lang); strings.ContainsAny(out, "{}\n") {
 				t.Errorf("message %d in %s leaves a placeholder: %q", id, lang, out)
 			}
 		}
@@ -47,7 +45,7 @@ func TestTheHintsNameEveryFunction(t *testing.T) {
 			t.Fatalf("%s is not a function", name)
 		}
 		for _, id := range []msgID{msgHintAllowed, msgHintKnownNames} {
-			if !strings.Contains(catalog[id].en, name) || !strings.Contains(catalog[id].zh, name) {
+			if !strings.Contains(catalog.Text(i18n.English, id), name) || !strings.Contains(catalog.Text(i18n.Chinese, id), name) {
 				t.Errorf("message %d does not name %s in both languages", id, name)
 			}
 		}

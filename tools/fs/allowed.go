@@ -60,7 +60,7 @@ func (r AllowedResult) Content() []server.Content {
 				line = say(msgRootOnly, line, shown)
 			}
 		}
-		b.WriteString(line.in(r.lang))
+		b.WriteString(line.In(r.lang))
 		b.WriteString("\n")
 	}
 	return []server.Content{server.TextContent(b.String() + r.Note)}
@@ -87,7 +87,7 @@ func (t *toolset) addListAllowed(s *server.Server) error {
 		default:
 			note = say(msgOnlyThese, note)
 		}
-		return AllowedResult{Directories: dirs, Note: note.in(call.Lang())}, nil
+		return AllowedResult{Directories: dirs, Note: note.In(call.Lang())}, nil
 	}))
 }
 
@@ -122,6 +122,6 @@ func (t *toolset) allowedRoots(dirs []string, lang i18n.Lang) AllowedResult {
 	if len(dirs) == 0 {
 		note = say(msgNoDirsAny, say(msgMultiRules))
 	}
-	res.Note = note.in(lang)
+	res.Note = note.In(lang)
 	return res
 }

@@ -47,7 +47,7 @@ func (r AppendFileResult) Content() []server.Content {
 	default:
 		m = say(msgAppended, name, size(r.Bytes), size(r.Size))
 	}
-	return []server.Content{server.TextContent(sentences{m, versionTag(r.Version)}.in(r.lang))}
+	return []server.Content{server.TextContent(sentences{m, versionTag(r.Version)}.In(r.lang))}
 }
 
 func (t *toolset) addAppendFile(s *server.Server) error {

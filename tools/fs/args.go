@@ -14,27 +14,25 @@ import (
 
 // An arg is one argument of a message, written out in the message's
 // language.
-type arg interface {
-	in(lang i18n.Lang) string
-}
+type arg = i18n.Arg
 
 // lit is text shown as it is in every language: a quoted path or
 // pattern, a tool or argument name, a number already formatted.
 type lit string
 
-func (s lit) in(i18n.Lang) string { return string(s) }
+func (s lit) In(i18n.Lang) string { return string(s) }
 
 // num is a count, a line number or a limit, in decimal.
 type num int64
 
-func (n num) in(i18n.Lang) string { return strconv.FormatInt(int64(n), 10) }
+func (n num) In(i18n.Lang) string { return strconv.FormatInt(int64(n), 10) }
 
 // size is a number of bytes in words: "512 bytes", "1234567 bytes (1.2
 // MiB)".
 type size int64
 
-func (n size) in(lang i18n.Lang) string {
-	s := count{int64(n), msgByte, msgBytes}.in(lang)
+func (n size) In(lang i18n.Lang) string {
+	s := count{int64(n), msgByte, msgBytes}.In(lang)
 	if n < 1<<10 {
 		return s
 	}
@@ -44,7 +42,7 @@ func (n size) in(lang i18n.Lang) string {
 		f /= 1024
 		u++
 	}
-	return say(msgParen, lit(s), lit(strconv.FormatFloat(f, 'f', 1, 64)+" "+units[u])).in(lang)
+	return say(msgParen, lit(s), lit(strconv.FormatFloat(f, 'f', 1, 64)+" "+units[u])).In(lang)
 }
 
 // count is a number of things: the message one for exactly one, the
@@ -57,18 +55,18 @@ type count struct {
 // counted returns the count n of things named by one and many.
 func counted[N int | int64](n N, one, many msgID) count { return count{int64(n), one, many} }
 
-func (c count) in(lang i18n.Lang) string {
+func (c count) In(lang i18n.Lang) string {
 	if c.n == 1 {
-		return say(c.one).in(lang)
+		return say(c.one).In(lang)
 	}
-	return say(c.many, num(c.n)).in(lang)
+	return say(c.many, num(c.n)).In(lang)
 }
 
 // kind names, with its article in English, the kind of a file that is
 // neither regular, a directory nor a symbolic link: "a named pipe".
 type kind fs.FileMode
 
-func (k kind) in(lang i18n.Lang) string {
+func (k kind) In(lang i18n.Lang) string {
 	mode := fs.FileMode(k)
 	id := msgKindSpecial
 	switch {
@@ -79,16 +77,16 @@ func (k kind) in(lang i18n.Lang) string {
 	case mode&fs.ModeDevice != 0:
 		id = msgKindDevice
 	}
-	return say(id).in(lang)
+	return say(id).In(lang)
 }
 
 // cause is an error shown inside a message: its sentence, in the
 // message's language when the error is one of this package's.
 type cause struct{ err error }
 
-func (c cause) in(lang i18n.Lang) string {
+func (c cause) In(lang i18n.Lang) string {
 	if e, ok := c.err.(*msgError); ok {
-		return e.m.in(lang)
+		return e.m.In(lang)
 	}
 	return c.err.Error()
 }
@@ -97,49 +95,49 @@ func (c cause) in(lang i18n.Lang) string {
 // language: "a, b, c".
 type list []string
 
-func (l list) in(lang i18n.Lang) string { return strings.Join(l, say(msgListSep).in(lang)) }
+func (l list) In(lang i18n.Lang) string { return strings.Join(l, say(msgListSep).In(lang)) }
 
 // joined is two phrases joined as in a list: "2 files, 1 symbolic link".
 type joined [2]arg
 
-func (j joined) in(lang i18n.Lang) string {
-	return j[0].in(lang) + say(msgListSep).in(lang) + j[1].in(lang)
+func (j joined) In(lang i18n.Lang) string {
+	return j[0].In(lang) + say(msgListSep).In(lang) + j[1].In(lang)
 }
 
 // reasons are the reasons of a failure, joined by semicolons.
 type reasons []arg
 
-func (r reasons) in(lang i18n.Lang) string {
+func (r reasons) In(lang i18n.Lang) string {
 	s := make([]string, len(r))
 	for i, a := range r {
-		s[i] = a.in(lang)
+		s[i] = a.In(lang)
 	}
-	return strings.Join(s, say(msgWhySep).in(lang))
+	return strings.Join(s, say(msgWhySep).In(lang))
 }
 
 // phrases are phrases joined as in a list: "2 binary files, 1 file
 // larger than 8 MiB".
 type phrases []arg
 
-func (p phrases) in(lang i18n.Lang) string {
+func (p phrases) In(lang i18n.Lang) string {
 	s := make([]string, len(p))
 	for i, a := range p {
-		s[i] = a.in(lang)
+		s[i] = a.In(lang)
 	}
-	return strings.Join(s, say(msgListSep).in(lang))
+	return strings.Join(s, say(msgListSep).In(lang))
 }
 
 // sentences are sentences written one after the other, separated by a
 // space in English and by nothing in Chinese; empty ones are left out.
 type sentences []arg
 
-func (ss sentences) in(lang i18n.Lang) string {
+func (ss sentences) In(lang i18n.Lang) string {
 	var b strings.Builder
 	for _, a := range ss {
 		if a == nil {
 			continue
 		}
-		s := strings.TrimSpace(a.in(lang))
+		s := strings.TrimSpace(a.In(lang))
 		if s == "" {
 			continue
 		}

@@ -1,5 +1,7 @@
 package fs
 
+import "github.com/stdiotools/toolserver/i18n"
+
 // msgID names one text of the catalog: a sentence, or a phrase that
 // sentences are built from.
 type msgID uint16
@@ -20,6 +22,10 @@ const (
 	msgLines
 	msgEdit
 	msgEdits
+	msgReplacement
+	msgReplacements
+	msgEditReplaced
+	msgReplaceAllTooLarge
 	msgFile
 	msgFiles
 	msgLineAt
@@ -226,6 +232,7 @@ const (
 	msgOffsetPastEnd
 	msgReplacedByte
 	msgReplacedBytes
+	msgNumbersUnknown
 	msgReadEmpty
 	msgLastLineLong
 	msgLineLong
@@ -254,12 +261,14 @@ const (
 	msgBadRegexp
 	msgGrepNone
 	msgGrepSummary
+	msgGrepFilesSummary
+	msgGrepMore
+	msgBadGrepCursor
 	msgMatchingLine
 	msgMatchingLines
 	msgGrepStoppedVisit
 	msgGrepStoppedRead
 	msgGrepProgress
-	msgGrepTruncated
 	msgSkippedList
 	msgBinaryFile
 	msgBinaryFiles
@@ -395,18 +404,24 @@ const (
 // stand for the arguments of the message, in the order the code passes
 // them. Paths, names, patterns, tool and argument names and numbers are
 // arguments or stay as they are in both languages: they are code.
-var catalog = [numMsgs]struct{ en, zh string }{
-	msgByte:           {"1 byte", "1 字节"},
-	msgBytes:          {"{1} bytes", "{1} 字节"},
-	msgParen:          {"{1} ({2})", "{1}（{2}）"},
-	msgKindPipe:       {"a named pipe", "命名管道"},
-	msgKindSocket:     {"a socket", "套接字"},
-	msgKindDevice:     {"a device", "设备文件"},
-	msgKindSpecial:    {"a special file", "特殊文件"},
-	msgLine:           {"1 line", "1 行"},
-	msgLines:          {"{1} lines", "{1} 行"},
-	msgEdit:           {"1 edit", "1 处编辑"},
-	msgEdits:          {"{1} edits", "{1} 处编辑"},
+var catalog = i18n.Catalog[msgID]{
+	msgByte:         {"1 byte", "1 字节"},
+	msgBytes:        {"{1} bytes", "{1} 字节"},
+	msgParen:        {"{1} ({2})", "{1}（{2}）"},
+	msgKindPipe:     {"a named pipe", "命名管道"},
+	msgKindSocket:   {"a socket", "套接字"},
+	msgKindDevice:   {"a device", "设备文件"},
+	msgKindSpecial:  {"a special file", "特殊文件"},
+	msgLine:         {"1 line", "1 行"},
+	msgLines:        {"{1} lines", "{1} 行"},
+	msgEdit:         {"1 edit", "1 处编辑"},
+	msgEdits:        {"{1} edits", "{1} 处编辑"},
+	msgReplacement:  {"1 replacement", "1 处替换"},
+	msgReplacements: {"{1} replacements", "{1} 处替换"},
+	msgEditReplaced: {" They made {1}.", "共{1}。"},
+	msgReplaceAllTooLarge: {
+		"edits[{1}] with replace_all would make {2} and grow the text of {3} to {4}, more than the {5} edit_file changes; nothing was written",
+		"edits[{1}] 使用 replace_all 会进行{2}，使 {3} 的文本增长到 {4}，超过 edit_file 可修改的上限 {5}；未写入任何内容"},
 	msgFile:           {"1 file", "1 个文件"},
 	msgFiles:          {"{1} files", "{1} 个文件"},
 	msgLineAt:         {"line {1}", "第 {1} 行"},
@@ -568,8 +583,8 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgKindBinary: {"binary", "二进制文件"},
 	msgKindText:   {"text", "文本"},
 	msgMatchMany: {
-		"edits[{1}].old_text occurs {2} times in {3} ({4}), and must occur once; add surrounding lines to it to make it unique",
-		"edits[{1}].old_text 在 {3} 中出现了 {2} 次（{4}），但必须只出现一次；请加上前后的行使其唯一"},
+		"edits[{1}].old_text occurs {2} times in {3} ({4}), and must occur once; add surrounding lines to it to make it unique, or set replace_all to replace every one",
+		"edits[{1}].old_text 在 {3} 中出现了 {2} 次（{4}），但必须只出现一次；请加上前后的行使其唯一，或设置 replace_all 以替换每一处"},
 	msgMatchManyAllOn: {"all on {1}", "都在{1}"},
 	msgMatchManyOn:    {"on {1}", "在{1}"},
 	msgMatchFuzzyMany: {
@@ -838,6 +853,9 @@ var catalog = [numMsgs]struct{ en, zh string }{
 	msgReplacedBytes: {
 		"{1} bytes that are not valid UTF-8 became U+FFFD, so writing this text back would change the file.",
 		"有 {1} 个字节不是有效的 UTF-8，已替换为 U+FFFD，因此把这段文本写回会改变文件。"},
+	msgNumbersUnknown: {
+		"The lines are not numbered: their numbers are unknown at the end of a file this large; read it with offset and limit for numbered lines.",
+		"这些行没有编号：这么大的文件末尾的行号未知；请用 offset 和 limit 读取带编号的行。"},
 	msgReadEmpty: {"{1} is empty.", "{1} 是空文件。"},
 	msgLastLineLong: {
 		"The last line of {1} is longer than the {2} read_file returns at a time; this is its end.",
@@ -882,8 +900,15 @@ var catalog = [numMsgs]struct{ en, zh string }{
 		"单次调用的所有文件最多返回 {1}，因此 {2}；请用 read_file 读取它们（offset 和 limit 可分页读取长文件）。"},
 	msgManyError: {"error: {1}", "错误：{1}"},
 
-	msgGrepNone:      {"No line matches in {1} searched.", "在搜索过的 {1}中没有匹配的行。"},
-	msgGrepSummary:   {"{1} in {2} ({3} searched).", "{2}中有 {1}（共搜索了 {3}）。"},
+	msgGrepNone:         {"No line matches in {1} searched.", "在搜索过的 {1}中没有匹配的行。"},
+	msgGrepSummary:      {"{1} in {2} ({3} searched).", "{2}中有 {1}（共搜索了 {3}）。"},
+	msgGrepFilesSummary: {"{1} with a match ({2} searched).", "{1}有匹配（共搜索了 {2}）。"},
+	msgGrepMore: {
+		"Showing the first {1}; more may match: pass cursor {2} with the same arguments to read on, or narrow the search with path, glob or a more precise query.",
+		"只显示前 {1}；可能还有更多匹配：用相同的参数并传入 cursor {2} 继续读取，或用 path、glob 或更精确的 query 缩小搜索范围。"},
+	msgBadGrepCursor: {
+		"cursor {1} was not given by a grep with output {2}; pass the next_cursor of the previous grep unchanged, with the same arguments",
+		"cursor {1} 不是 output 为 {2} 的 grep 给出的；请原样传入上一次 grep 的 next_cursor，并使用相同的参数"},
 	msgMatchingLine:  {"1 matching line", "1 行匹配"},
 	msgMatchingLines: {"{1} matching lines", "{1} 行匹配"},
 	msgGrepStoppedVisit: {
@@ -893,13 +918,10 @@ var catalog = [numMsgs]struct{ en, zh string }{
 		"Stopped after reading {1}, the most one search reads, at {2}: narrow the path or glob to search the rest.",
 		"已读取 {1}（单次搜索的上限），停在 {2}：请缩小 path 或 glob 以搜索其余部分。"},
 	msgGrepProgress: {"searched {1} files, {2} matching lines", "已搜索 {1} 个文件，{2} 行匹配"},
-	msgGrepTruncated: {
-		"Stopped at {1} matching lines, so more may match; narrow the search with path, glob or a more precise query.",
-		"已在 {1} 行匹配处停止，可能还有更多匹配；请用 path、glob 或更精确的 query 缩小搜索范围。"},
-	msgSkippedList: {"Skipped {1}.", "跳过了 {1}。"},
-	msgBinaryFile:  {"1 binary file", "1 个二进制文件"},
-	msgBinaryFiles: {"{1} binary files", "{1} 个二进制文件"},
-	msgLargerThan:  {"{1} larger than {2}", "{1}（大于 {2}）"},
+	msgSkippedList:  {"Skipped {1}.", "跳过了 {1}。"},
+	msgBinaryFile:   {"1 binary file", "1 个二进制文件"},
+	msgBinaryFiles:  {"{1} binary files", "{1} 个二进制文件"},
+	msgLargerThan:   {"{1} larger than {2}", "{1}（大于 {2}）"},
 	msgGrepNotRegular: {
 		"{1} is {2}, not a regular file; grep searches files and directories",
 		"{1} 是{2}，不是普通文件；grep 只搜索文件和目录"},

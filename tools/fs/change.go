@@ -41,13 +41,13 @@ func change[P any](ctx context.Context, t *toolset, call *server.Call, dryRun bo
 	var asked string // the question the user approved, in English
 	if call.Confirms() {
 		p, ask, err := plan()
-		if err != nil || ask.id == msgNone {
+		if err != nil || ask.IsZero() {
 			return p, err
 		}
 		if err := confirm(ctx, call, ask); err != nil {
 			return none, err
 		}
-		asked = ask.in(i18n.English)
+		asked = ask.In(i18n.English)
 	}
 	// A lock held by another writer is waited for with the call's slot
 	// given back: the holder may need one to finish.
@@ -66,7 +66,7 @@ func change[P any](ctx context.Context, t *toolset, call *server.Call, dryRun bo
 	if err != nil {
 		return none, err
 	}
-	if asked != "" && ask.in(i18n.English) != asked {
+	if asked != "" && ask.In(i18n.English) != asked {
 		return none, fail(msgChangedWhileAsked, lit(quote(rels[0])))
 	}
 	if err := apply(&p); err != nil {

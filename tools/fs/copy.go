@@ -43,7 +43,7 @@ type CopyFileResult struct {
 // Content returns one sentence saying what was done and, for a file, the
 // copy's version.
 func (r CopyFileResult) Content() []server.Content {
-	return []server.Content{server.TextContent(sentences{r.summary, versionTag(r.Version)}.in(r.lang))}
+	return []server.Content{server.TextContent(sentences{r.summary, versionTag(r.Version)}.In(r.lang))}
 }
 
 func (t *toolset) addCopyFile(s *server.Server) error {

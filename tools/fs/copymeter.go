@@ -57,7 +57,7 @@ func (m *copyMeter) fileDone() {
 
 func (m *copyMeter) report(done, total float64, msg message) {
 	if m.call != nil {
-		m.call.Progress(done, total, msg.in(m.call.Lang()))
+		m.call.Progress(done, total, msg.In(m.call.Lang()))
 	}
 }
 

@@ -38,7 +38,7 @@ type DeleteFileResult struct {
 // Content returns a sentence saying what was done and, in a dry run, the
 // paths that would be deleted.
 func (r DeleteFileResult) Content() []server.Content {
-	s := r.summary.in(r.lang)
+	s := r.summary.In(r.lang)
 	marked := false
 	for _, p := range r.Paths {
 		shown, escaped := displayName(p)
@@ -173,7 +173,7 @@ func (t *toolset) planDelete(ctx context.Context, call *server.Call, rel string,
 			res.Paths = append([]string{rel + "/"}, res.Paths...)
 			res.Paths = res.Paths[:min(len(res.Paths), listMax)]
 			if n := res.Files + res.Dirs; n > len(res.Paths) {
-				res.Note = say(msgDeleteShowing, num(len(res.Paths)), num(n)).in(call.Lang())
+				res.Note = say(msgDeleteShowing, num(len(res.Paths)), num(n)).In(call.Lang())
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"slices"
@@ -22,8 +23,10 @@ const maxLinesListed = 10
 
 // Edit is one replacement of edit_file.
 type Edit struct {
-	OldText string `json:"old_text" chars:"text" minLength:"1" description:"The text to replace, copied exactly from the file, indentation and line breaks included; it must occur exactly once, so include enough surrounding lines to make it unique."`
+	OldText string `json:"old_text" chars:"text" minLength:"1" description:"The text to replace, copied exactly from the file, indentation and line breaks included; it must occur exactly once unless replace_all is set, so include enough surrounding lines to make it unique."`
 	NewText string `json:"new_text" chars:"text" description:"The text to put in its place; empty to delete old_text."`
+	// ReplaceAll replaces every occurrence of OldText.
+	ReplaceAll bool `json:"replace_all,omitempty" description:"Replace every occurrence of old_text, such as to rename a variable, rather than require exactly one."`
 }
 
 // EditFileArgs are the arguments of edit_file.
@@ -51,6 +54,7 @@ type FuzzyMatch struct {
 type EditFileResult struct {
 	Path          string       `json:"path" description:"The file, relative to the root."`
 	Applied       int          `json:"applied" description:"How many edits were applied: all of them, or the call fails."`
+	Replacements  int          `json:"replacements" description:"How many replacements the edits made: one an edit, or as many as old_text occurred for an edit with replace_all."`
 	FuzzyMatches  []FuzzyMatch `json:"fuzzy_matches" description:"The edits that matched only when whitespace at the start and end of lines was ignored; check their part of the diff."`
 	Diff          string       `json:"diff" description:"The change as a unified diff with 3 lines of context; empty when the edits change nothing. Cut after whole lines at 64 KiB (or the read limit, if lower), and then diff_truncated and note are set."`
 	DiffBytes     int          `json:"diff_bytes,omitempty" description:"The size of the whole diff, set when it was cut."`
@@ -70,21 +74,24 @@ func (r EditFileResult) Content() []server.Content {
 	edits := counted(r.Applied, msgEdit, msgEdits)
 	switch {
 	case r.Diff == "":
-		sb.WriteString(say(msgEditUnchanged, edits, lit(quote(r.Path))).in(r.lang))
+		sb.WriteString(say(msgEditUnchanged, edits, lit(quote(r.Path))).In(r.lang))
 	case r.DryRun:
-		sb.WriteString(say(msgEditDryRun, edits, lit(quote(r.Path))).in(r.lang))
+		sb.WriteString(say(msgEditDryRun, edits, lit(quote(r.Path))).In(r.lang))
 	default:
-		sb.WriteString(say(msgEditApplied, edits, lit(quote(r.Path)), size(r.Bytes)).in(r.lang))
+		sb.WriteString(say(msgEditApplied, edits, lit(quote(r.Path)), size(r.Bytes)).In(r.lang))
+	}
+	if r.Replacements != r.Applied {
+		sb.WriteString(say(msgEditReplaced, counted(r.Replacements, msgReplacement, msgReplacements)).In(r.lang))
 	}
 	if r.Version != "" {
-		sb.WriteString(i18n.Pick(r.lang, " ", "") + versionTag(r.Version).in(r.lang))
+		sb.WriteString(i18n.Pick(r.lang, " ", "") + versionTag(r.Version).In(r.lang))
 	}
 	for _, m := range r.FuzzyMatches {
-		sb.WriteString(say(msgEditFuzzy, num(m.Edit), lineSpan(m.Line, m.Lines)).in(r.lang))
+		sb.WriteString(say(msgEditFuzzy, num(m.Edit), lineSpan(m.Line, m.Lines)).In(r.lang))
 		if m.Reindented {
-			sb.WriteString(say(msgEditFuzzyReindented).in(r.lang))
+			sb.WriteString(say(msgEditFuzzyReindented).In(r.lang))
 		}
-		sb.WriteString(say(msgEditFuzzyEnd).in(r.lang))
+		sb.WriteString(say(msgEditFuzzyEnd).In(r.lang))
 	}
 	if r.Diff != "" {
 		sb.WriteString("\n\n")
@@ -112,7 +119,7 @@ func (t *toolset) addEditFile(s *server.Server) error {
 		Description: "Changes parts of a text file: each edit replaces old_text, which must occur exactly once, with new_text; edits apply in order and all succeed or none is written. " +
 			"Returns a unified diff of the change, cut with a note past " + byteSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". The write is atomic and keeps the file's permissions; CRLF files stay CRLF, and old_text written with plain line breaks matches them. " +
 			"If old_text occurs nowhere exactly but matches exactly one place when the whitespace at the start and end of each line is ignored, that place is used, new_text is re-indented to match, and the result says so. " +
-			"Occurring more than once is an error that names the lines: add surrounding lines to old_text to make it unique. " +
+			"Occurring more than once is an error that names the lines: add surrounding lines to old_text to make it unique, or set replace_all to replace every occurrence. " +
 			"Prefer it to write_file for changing existing files; dry_run shows the diff without writing. Files up to " + byteSize(t.lim.MaxEditBytes) + ". " +
 			"Pass the version read_file gave as expected_version to edit only what you read.",
 		Level:       security.Write,
@@ -182,10 +189,17 @@ func (t *toolset) planEdit(ctx context.Context, call *server.Call, rel string, i
 	eol := lineEnding(orig)
 	text := orig
 	res := EditFileResult{Path: rel, FuzzyMatches: []FuzzyMatch{}, DryRun: in.DryRun}
+	held := int64(len(orig)) // the most the text has held, reserved three times over
 	for i, e := range in.Edits {
 		var fm *FuzzyMatch
-		text, fm, err = applyEdit(text, e, eol)
+		var n int
+		text, n, fm, err = applyEdit(text, e, eol, t.lim.MaxEditBytes)
 		if err != nil {
+			var te *replaceAllTooLarge
+			if errors.As(err, &te) {
+				return editPlan{}, message{}, fail(msgReplaceAllTooLarge, num(i), counted(te.n, msgReplacement, msgReplacements),
+					lit(quote(rel)), size(te.size), size(t.lim.MaxEditBytes))
+			}
 			var me *matchError
 			if errors.As(err, &me) {
 				me.edit, me.path = i, rel
@@ -197,6 +211,15 @@ func (t *toolset) planEdit(ctx context.Context, call *server.Call, rel string, i
 			res.FuzzyMatches = append(res.FuzzyMatches, *fm)
 		}
 		res.Applied++
+		res.Replacements += n
+		if grown := int64(len(text)); grown > held {
+			// replace_all, or a long new_text, made the text longer than
+			// the file: the edited text and the diff hold the growth too.
+			if err := call.Reserve(ctx, 2*(grown-held)); err != nil {
+				return editPlan{}, message{}, err
+			}
+			held = grown
+		}
 	}
 	unified := unifiedDiff(rel, orig, text)
 	res.Bytes = int64(len(text))
@@ -241,10 +264,10 @@ func (r *EditFileResult) cutDiff(unified string, limit int, lang i18n.Lang) {
 	added, removed := diff.Stat(unified)
 	what := say(msgDiffCut, size(len(unified)), counted(added, msgLine, msgLines), counted(removed, msgLine, msgLines), size(len(shown)))
 	if r.DryRun {
-		r.Note = say(msgDiffCutDryRun, what, num(oldNext), num(newNext)).in(lang)
+		r.Note = say(msgDiffCutDryRun, what, num(oldNext), num(newNext)).In(lang)
 		return
 	}
-	r.Note = say(msgDiffCutApplied, what, num(newNext)).in(lang)
+	r.Note = say(msgDiffCutApplied, what, num(newNext)).In(lang)
 }
 
 // readText returns the whole text of the regular file rel for tool, which
@@ -382,7 +405,7 @@ func (e *matchError) Error() string {
 	if e.edit > 0 {
 		m = say(msgMatchAfterEarlier, m)
 	}
-	return say(msgMatchUnchanged, m).in(e.lang)
+	return say(msgMatchUnchanged, m).In(e.lang)
 }
 
 func (e *matchError) inLanguage(lang i18n.Lang) error {
@@ -411,23 +434,52 @@ func listLines(lines []int, n int) arg {
 // old_text is looked for as given, then with its line endings made eol,
 // then line by line ignoring the whitespace at the start and end of each
 // line; the last is reported in the FuzzyMatch returned.
-func applyEdit(text string, e Edit, eol string) (string, *FuzzyMatch, error) {
+func applyEdit(text string, e Edit, eol string, limit int64) (string, int, *FuzzyMatch, error) {
 	newText := toEOL(e.NewText, eol)
 	cands := []string{e.OldText}
 	if alt := toEOL(e.OldText, eol); alt != e.OldText {
 		cands = append(cands, alt)
 	}
 	for _, old := range cands {
+		if e.ReplaceAll {
+			// Every occurrence that does not overlap one before it, as
+			// strings.ReplaceAll replaces them; the size is known before
+			// anything is built, so that a short old_text and a long
+			// new_text cannot build a text past the limit.
+			n := strings.Count(text, old)
+			if n == 0 {
+				continue
+			}
+			if grown := int64(len(text)) + int64(n)*(int64(len(newText))-int64(len(old))); grown > limit {
+				return "", 0, nil, &replaceAllTooLarge{n: n, size: grown}
+			}
+			return strings.ReplaceAll(text, old, newText), n, nil, nil
+		}
 		count, lines, nline := occurrences(text, old)
 		switch {
 		case count == 1:
 			i := strings.Index(text, old)
-			return text[:i] + newText + text[i+len(old):], nil, nil
+			return text[:i] + newText + text[i+len(old):], 1, nil, nil
 		case count > 1:
-			return "", nil, &matchError{count: count, lines: lines, nline: nline}
+			return "", 0, nil, &matchError{count: count, lines: lines, nline: nline}
 		}
 	}
-	return fuzzyEdit(text, e, eol)
+	out, fm, err := fuzzyEdit(text, e, eol)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	return out, 1, fm, nil
+}
+
+// replaceAllTooLarge is the error of an edit with replace_all whose text
+// would grow past the edit limit.
+type replaceAllTooLarge struct {
+	n    int   // the occurrences
+	size int64 // the size the text would have
+}
+
+func (e *replaceAllTooLarge) Error() string {
+	return fmt.Sprintf("replace_all would replace %d occurrences and make a text of %d bytes", e.n, e.size)
 }
 
 // occurrences counts where old occurs in text, overlapping occurrences

@@ -9,6 +9,25 @@ import (
 	"github.com/stdiotools/toolserver/security"
 )
 
+func TestEditFileReplaceAllCannotGrowTheTextPastTheEditLimit(t *testing.T) {
+	bothFS(t, security.Limits{MaxEditBytes: 64}, func(t *testing.T, e *env) {
+		e.write(t, "f.txt", strings.Repeat("x\n", 16)) // 32 bytes
+		// 16 replacements of x by 4 bytes: 32 + 16*3 = 80 bytes, past 64.
+		msg := e.fail(t, "edit_file", `{"path":"f.txt","edits":[{"old_text":"x","new_text":"yyyy","replace_all":true}]}`)
+		wantContains(t, msg, `edits[0] with replace_all would make 16 replacements and grow the text of "f.txt" to 80 bytes, more than the 64 bytes edit_file changes; nothing was written`)
+		if got := e.read(t, "f.txt"); got != strings.Repeat("x\n", 16) {
+			t.Fatalf("the file changed: %q", got)
+		}
+		// Exactly the limit is allowed: 32 + 16*2 = 64.
+		res := e.ok(t, "edit_file", `{"path":"f.txt","edits":[{"old_text":"x","new_text":"yyy","replace_all":true}]}`)
+		var got EditFileResult
+		structured(t, res, &got)
+		if got.Replacements != 16 || got.Bytes != 64 {
+			t.Fatalf("replacements %d, bytes %d", got.Replacements, got.Bytes)
+		}
+	})
+}
+
 func TestEditFile(t *testing.T) {
 	const goFile = "package main\n\nfunc main() {\n\tx := 1\n\tprintln(x)\n}\n"
 	tests := []struct {
@@ -63,7 +82,7 @@ func TestEditFile(t *testing.T) {
 			summary: `The 1 edit leave "f.txt" unchanged; nothing was written.`},
 		{name: "old_text found more than once is an error naming the count and lines",
 			file: "x\ny\nx\ny\nx\n", edits: `[{"old_text":"x","new_text":"z"}]`,
-			err: `edits[0].old_text occurs 3 times in "f.txt" (lines 1, 3 and 5), and must occur once; add surrounding lines to it to make it unique; the file was not changed`},
+			err: `edits[0].old_text occurs 3 times in "f.txt" (lines 1, 3 and 5), and must occur once; add surrounding lines to it to make it unique, or set replace_all to replace every one; the file was not changed`},
 		{name: "overlapping occurrences count as several",
 			file: "aaa\n", edits: `[{"old_text":"aa","new_text":"b"}]`,
 			err: `occurs 2 times in "f.txt" (all on line 1), and must occur once`},
@@ -85,6 +104,27 @@ func TestEditFile(t *testing.T) {
 		{name: "old_text that matches several places ignoring whitespace is an error",
 			file: "  a\n  b\n\ta\n\tb\n", edits: `[{"old_text":"a\nb","new_text":"c"}]`,
 			err: `edits[0].old_text does not occur exactly in "f.txt", and ignoring whitespace at the start and end of lines it matches 2 places (lines 1 and 3)`},
+		{name: "replace_all replaces every occurrence and counts them",
+			file: "x\ny\nx\ny\nx\n", edits: `[{"old_text":"x","new_text":"z","replace_all":true}]`,
+			want: "z\ny\nz\ny\nz\n", summary: `Applied 1 edit to "f.txt" (now 10 bytes). They made 3 replacements.`},
+		{name: "replace_all replaces overlapping occurrences from the left, as strings.ReplaceAll",
+			file: "aaaa\n", edits: `[{"old_text":"aa","new_text":"b","replace_all":true}]`,
+			want: "bb\n", summary: "They made 2 replacements."},
+		{name: "replace_all of a single occurrence is one replacement, and says nothing more",
+			file: "a\nb\n", edits: `[{"old_text":"b","new_text":"c","replace_all":true}]`,
+			want: "a\nc\n"},
+		{name: "replace_all with plain line breaks matches a CRLF file",
+			file: "a\r\nb\r\na\r\nb\r\n", edits: `[{"old_text":"a\nb","new_text":"c","replace_all":true}]`,
+			want: "c\r\nc\r\n", summary: "They made 2 replacements."},
+		{name: "replace_all counts the replacements of every edit, beside plain ones",
+			file: "x x\ny\n", edits: `[{"old_text":"x","new_text":"w","replace_all":true},{"old_text":"y","new_text":"v"}]`,
+			want: "w w\nv\n", summary: "Applied 2 edits to \"f.txt\" (now 6 bytes). They made 3 replacements."},
+		{name: "replace_all falls back to one place matched ignoring whitespace",
+			file: "  a\n  b\n", edits: `[{"old_text":"a\nb","new_text":"c","replace_all":true}]`,
+			want: "  c\n", fuzzy: []FuzzyMatch{{Edit: 0, Line: 1, Lines: 2, Reindented: true}}},
+		{name: "replace_all of text found nowhere is the usual error",
+			file: "a\n", edits: `[{"old_text":"zz","new_text":"c","replace_all":true}]`,
+			err: `edits[0].old_text was not found in "f.txt"`},
 		{name: "an empty old_text is refused", file: "a\n", edits: `[{"old_text":"","new_text":"x"}]`,
 			err: `"edits[0].old_text"`},
 		{name: "no edits are refused", file: "a\n", edits: `[]`, err: `"edits"`},
@@ -157,7 +197,7 @@ func TestEditFileRefusals(t *testing.T) {
 			{"a directory is refused", "dir", `"dir" is a directory`},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				wantContains(t, e.fail(t, "edit_file", args(t, map[string]any{"path": c.path, "edits": []Edit{{"a", "b"}}})), c.err)
+				wantContains(t, e.fail(t, "edit_file", args(t, map[string]any{"path": c.path, "edits": []Edit{{OldText: "a", NewText: "b"}}})), c.err)
 			})
 		}
 	})

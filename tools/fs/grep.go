@@ -2,18 +2,20 @@ package fs
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/base64"
 	"errors"
 	"io"
 	"io/fs"
 	"regexp"
 	"regexp/syntax"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/stdiotools/toolserver/internal/glob"
+	"github.com/stdiotools/toolserver/internal/topk"
 	"github.com/stdiotools/toolserver/internal/walk"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -33,15 +35,26 @@ type GrepArgs struct {
 	Regex          bool   `json:"regex,omitempty" description:"Treat query as a regular expression instead of plain text."`
 	IgnoreCase     bool   `json:"ignore_case,omitempty" description:"Match letters regardless of case."`
 	Glob           string `json:"glob,omitempty" chars:"glob" description:"Only search files whose path matches this glob, such as *.go or src/**/*.ts (a pattern without '/' matches names at any depth)."`
-	MaxResults     int    `json:"max_results,omitempty" minimum:"1" description:"The most matching lines to return; default and maximum set by the server."`
+	MaxResults     int    `json:"max_results,omitempty" minimum:"1" description:"The most matching lines (or files, with output files or counts) to return; default and maximum set by the server."`
 	IncludeIgnored bool   `json:"include_ignored,omitempty" description:"Also search .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are skipped otherwise (a file named as path is always searched)."`
+	Context        int    `json:"context,omitempty" minimum:"0" maximum:"10" description:"Lines to show before and after each matching line, as grep -C."`
+	Output         string `json:"output" enum:"lines,files,counts" default:"lines" description:"lines: the matching lines; files: only the files with a match; counts: how many lines match in each file."`
+	Cursor         string `json:"cursor,omitempty" maxLength:"8000" description:"The next_cursor of an earlier grep with the same arguments, to read the results after its last one."`
 }
 
 // GrepMatch is one matching line.
 type GrepMatch struct {
-	Path string `json:"path" description:"The file, relative to the root."`
-	Line int    `json:"line" description:"The line number, counting from 1."`
-	Text string `json:"text" description:"The line, without its line ending; shortened around the match with \"…\" when long."`
+	Path   string   `json:"path" description:"The file, relative to the root."`
+	Line   int      `json:"line" description:"The line number, counting from 1."`
+	Text   string   `json:"text" description:"The line, without its line ending; shortened around the match with \"…\" when long."`
+	Before []string `json:"before,omitempty" description:"With context: the lines just before it that no earlier match showed, in order."`
+	After  []string `json:"after,omitempty" description:"With context: the lines just after it, up to the next match."`
+}
+
+// GrepFile is a file with a match, for output files and counts.
+type GrepFile struct {
+	Path  string `json:"path" description:"The file, relative to the root."`
+	Count int    `json:"count,omitempty" description:"With output counts: how many of its lines match."`
 }
 
 // GrepResult is the result of grep. The matches are sent as text,
@@ -49,45 +62,92 @@ type GrepMatch struct {
 type GrepResult struct {
 	Path            string         `json:"path" description:"What was searched, relative to the root."`
 	Query           string         `json:"query" description:"The query."`
-	Matches         []GrepMatch    `json:"matches" description:"The matching lines, by file in sorted order, then by line."`
+	Matches         []GrepMatch    `json:"matches" description:"The matching lines, by file in sorted order, then by line; empty with output files or counts."`
+	Files           []GrepFile     `json:"files,omitempty" description:"With output files or counts: the files with a match, in sorted order."`
+	NextCursor      string         `json:"next_cursor,omitempty" description:"Set when more results may follow: pass it as cursor, with the same arguments, to read on."`
 	FilesSearched   int            `json:"files_searched" description:"How many files were searched."`
-	FilesMatched    int            `json:"files_matched" description:"How many files had a match (among those searched before the results were cut)."`
+	FilesMatched    int            `json:"files_matched" description:"How many files had a match, among those read (once max_results is reached, a file that sorts after every result kept is not read)."`
 	SkippedBinary   int            `json:"skipped_binary,omitempty" description:"Files skipped as binary: images, audio, and files with a NUL byte near the start."`
 	SkippedLarge    int            `json:"skipped_large,omitempty" description:"Files skipped for being larger than the read limit."`
 	Unreadable      int            `json:"unreadable,omitempty" description:"Files and directories that could not be read, or whose path could not be used (too deep, or a name the path tools refuse), and were skipped."`
 	UnreadablePaths []SkippedEntry `json:"unreadable_paths,omitempty" description:"The first of the entries counted in unreadable, and why each was skipped."`
-	Truncated       bool           `json:"truncated" description:"True when the search stopped at max_results; more lines may match."`
+	Truncated       bool           `json:"truncated" description:"True when more results may follow than were returned; next_cursor reads on."`
 	StoppedAt       string         `json:"stopped_at,omitempty" description:"Set when the search stopped at the most one call visits or reads, before it was done: the entry it stopped at."`
 	Ignored         int            `json:"ignored,omitempty" description:"Entries skipped as ignored: .git, and what .gitignore, .ignore or .git/info/exclude exclude. An ignored directory counts once; what it holds was not searched."`
 	IgnoreUnapplied []SkippedEntry `json:"ignore_files_not_applied,omitempty" description:"Ignore files that were not applied, so what they exclude was searched, and why: too_large, too_many_patterns, read_limit, or why they could not be read."`
 	Note            string         `json:"note,omitempty" description:"What was skipped or cut, and how to narrow the search."`
 
+	context int // the lines of context asked for: groups apart are set off by "--"
 	inLang
 }
 
-// Content returns the matches as path:line:text lines, then a summary.
+// Content returns the matches as path:line:text lines, context lines as
+// path-line-text with "--" between groups that do not touch, or the files
+// (with their counts), then a summary.
 func (r GrepResult) Content() []server.Content {
 	var sb strings.Builder
 	marked := false
-	for _, m := range r.Matches {
-		name, escName := displayName(m.Path)
-		text, escText := displayText(m.Text)
+	line := func(path string, n int, sep byte, text string) {
+		name, escName := displayName(path)
+		shown, escText := displayText(text)
 		sb.WriteString(name)
-		sb.WriteByte(':')
-		sb.WriteString(strconv.Itoa(m.Line))
-		sb.WriteByte(':')
-		sb.WriteString(text)
+		sb.WriteByte(sep)
+		sb.WriteString(strconv.Itoa(n))
+		sb.WriteByte(sep)
+		sb.WriteString(shown)
 		if escName || escText {
 			sb.WriteString(escapedMark)
 			marked = true
 		}
 		sb.WriteByte('\n')
 	}
-	if len(r.Matches) == 0 {
-		sb.WriteString(say(msgGrepNone, counted(r.FilesSearched, msgFile, msgFiles)).in(r.lang) + "\n")
-	} else {
+	lastPath, lastLine := "", 0
+	for _, m := range r.Matches {
+		first := m.Line - len(m.Before)
+		if r.context > 0 && sb.Len() > 0 && (m.Path != lastPath || first > lastLine+1) {
+			sb.WriteString("--\n")
+		}
+		for i, b := range m.Before {
+			line(m.Path, first+i, '-', b)
+		}
+		line(m.Path, m.Line, ':', m.Text)
+		for i, a := range m.After {
+			line(m.Path, m.Line+1+i, '-', a)
+		}
+		lastPath, lastLine = m.Path, m.Line+len(m.After)
+	}
+	matched := 0
+	for _, f := range r.Files {
+		name, esc := displayName(f.Path)
+		sb.WriteString(name)
+		if f.Count > 0 {
+			sb.WriteByte(':')
+			sb.WriteString(strconv.Itoa(f.Count))
+		}
+		if esc {
+			sb.WriteString(escapedMark)
+			marked = true
+		}
+		sb.WriteByte('\n')
+		matched += f.Count
+	}
+	switch {
+	case len(r.Matches) == 0 && len(r.Files) == 0:
+		sb.WriteString(say(msgGrepNone, counted(r.FilesSearched, msgFile, msgFiles)).In(r.lang) + "\n")
+	case len(r.Files) > 0 && matched == 0:
+		sb.WriteString(say(msgGrepFilesSummary, counted(len(r.Files), msgFile, msgFiles), counted(r.FilesSearched, msgFile, msgFiles)).In(r.lang) + "\n")
+	case len(r.Files) > 0:
+		sb.WriteString(say(msgGrepSummary, counted(matched, msgMatchingLine, msgMatchingLines),
+			counted(len(r.Files), msgFile, msgFiles), counted(r.FilesSearched, msgFile, msgFiles)).In(r.lang) + "\n")
+	default:
+		files := 0
+		for i, m := range r.Matches {
+			if i == 0 || m.Path != r.Matches[i-1].Path {
+				files++
+			}
+		}
 		sb.WriteString(say(msgGrepSummary, counted(len(r.Matches), msgMatchingLine, msgMatchingLines),
-			counted(r.FilesMatched, msgFile, msgFiles), counted(r.FilesSearched, msgFile, msgFiles)).in(r.lang) + "\n")
+			counted(files, msgFile, msgFiles), counted(r.FilesSearched, msgFile, msgFiles)).In(r.lang) + "\n")
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note + "\n")
@@ -106,7 +166,8 @@ func (t *toolset) addGrep(s *server.Server) error {
 		Description: "Finds the lines that contain query in one file or in every file below a directory, and returns them as path:line:text, long lines shortened around the match. " +
 			"query is plain text unless regex is set (RE2 syntax); ignore_case ignores letter case; glob limits the files searched, such as *.go. " +
 			"Binary files and files larger than " + byteSize(t.lim.MaxReadBytes) + " are skipped and counted; symbolic links are not followed. " +
-			"Returns at most " + strconv.Itoa(t.lim.MaxResults) + " lines (max_results lowers that). To find files by name use search_files. " + ignoreSentence,
+			"context shows lines around each match; output files lists only the files with a match, counts how many lines match in each. " +
+			"Returns at most " + strconv.Itoa(t.lim.MaxResults) + " results (max_results lowers that), in path and line order, with a next_cursor to read on. To find files by name use search_files. " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.grep))
 }
@@ -170,12 +231,26 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 			return GrepResult{}, fail(msgArgPrefix, lit("glob"), cause{err})
 		}
 	}
+	output := cmp.Or(in.Output, grepLines)
+	var after grepPos
+	if in.Cursor != "" {
+		var ok bool
+		if after, ok = decodeGrepCursor(in.Cursor, output); !ok {
+			return GrepResult{}, fail(msgBadGrepCursor, lit(quoteText(in.Cursor)), lit(output))
+		}
+	}
 	limit := t.lim.MaxResults
 	if in.MaxResults > 0 {
 		limit = min(limit, in.MaxResults)
 	}
-	res := GrepResult{Path: rel, Query: in.Query, Matches: []GrepMatch{}}
-	g := &grepper{t: t, call: call, match: match, must: must, limit: limit, res: &res}
+	res := GrepResult{Path: rel, Query: in.Query, Matches: []GrepMatch{}, context: in.Context}
+	g := &grepper{t: t, call: call, match: match, must: must, limit: limit, res: &res,
+		output: output, context: in.Context, after: after}
+	if output == grepLines {
+		g.lines = topk.New(limit, func(a, b GrepMatch) int { return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line)) })
+	} else {
+		g.files = topk.New(limit, func(a, b GrepFile) int { return strings.Compare(a.Path, b.Path) })
+	}
 
 	var ig *ignorer // a file named as path is searched, ignored or not
 	fi, err := t.sb.Fs().Stat(rel)
@@ -208,10 +283,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 				return err
 			}
 			if res.FilesSearched%progressEvery == 0 {
-				progress(call, res.FilesSearched, say(msgGrepProgress, num(res.FilesSearched), num(len(res.Matches))))
-			}
-			if res.Truncated {
-				return fs.SkipAll
+				progress(call, res.FilesSearched, say(msgGrepProgress, num(res.FilesSearched), num(g.found)))
 			}
 			if g.scanned > maxGrepBytes {
 				res.StoppedAt = p
@@ -224,20 +296,73 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 			return GrepResult{}, err
 		}
 	}
-	// The walk comes in the file system's order: sort by path, keeping
-	// each file's lines in order.
-	slices.SortStableFunc(res.Matches, func(a, b GrepMatch) int { return strings.Compare(a.Path, b.Path) })
+	var last grepPos
+	if g.lines != nil {
+		res.Matches = append(res.Matches, g.lines.Sorted()...)
+		if n := len(res.Matches); n > 0 {
+			last = grepPos{res.Matches[n-1].Path, res.Matches[n-1].Line}
+		}
+	} else {
+		res.Files = g.files.Sorted()
+		if n := len(res.Files); n > 0 {
+			last = grepPos{path: res.Files[n-1].Path}
+		}
+	}
+	res.Truncated = g.dropped || g.found > limit
+	if res.Truncated {
+		res.NextCursor = encodeGrepCursor(last, output)
+	}
 	res.Unreadable, res.UnreadablePaths = g.skipped.n, g.skipped.first
 	res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused()
-	res.Note = sentences{g.stopped, res.note(limit, size(t.lim.MaxReadBytes), g.skipped.sentence()), ig.sentence()}.in(call.Lang())
+	res.Note = sentences{g.stopped, res.note(limit, output, size(t.lim.MaxReadBytes), g.skipped.sentence()), ig.sentence()}.In(call.Lang())
 	return res, nil
 }
 
+// The values of grep's output.
+const (
+	grepLines  = "lines"
+	grepFiles  = "files"
+	grepCounts = "counts"
+)
+
+// grepPos is a place in grep's results: a file, and a line in it (0 for
+// output files and counts, whose results are files).
+type grepPos struct {
+	path string
+	line int
+}
+
+// encodeGrepCursor returns the cursor of the results after pos: opaque
+// to the model (base64url of the output, the line and the path).
+func encodeGrepCursor(pos grepPos, output string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(output + "/" + strconv.Itoa(pos.line) + "/" + pos.path))
+}
+
+// decodeGrepCursor reads a cursor back into the place it stands for; the
+// path comes last, so the slashes it holds part nothing.
+func decodeGrepCursor(c, output string) (grepPos, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return grepPos{}, false
+	}
+	out, rest, ok1 := strings.Cut(string(b), "/")
+	line, path, ok2 := strings.Cut(rest, "/")
+	n, err := strconv.Atoi(line)
+	if !ok1 || !ok2 || out != output || err != nil || n < 0 || path == "" || (output == grepLines) != (n > 0) {
+		return grepPos{}, false
+	}
+	return grepPos{path, n}, true
+}
+
 // note describes what was skipped or cut.
-func (r *GrepResult) note(limit int, readLimit size, unreadable message) sentences {
+func (r *GrepResult) note(limit int, output string, readLimit size, unreadable message) sentences {
 	var notes sentences
 	if r.Truncated {
-		notes = append(notes, say(msgGrepTruncated, num(limit)))
+		what := counted(limit, msgMatchingLine, msgMatchingLines)
+		if output != grepLines {
+			what = counted(limit, msgFile, msgFiles)
+		}
+		notes = append(notes, say(msgGrepMore, what, lit(strconv.Quote(r.NextCursor))))
 	}
 	var skipped phrases
 	if r.SkippedBinary > 0 {
@@ -252,15 +377,26 @@ func (r *GrepResult) note(limit int, readLimit size, unreadable message) sentenc
 	return append(notes, unreadable)
 }
 
-// grepper searches files for grep.
+// grepper searches files for grep. It keeps the first results after the
+// cursor in the order of the results (by path, then line), whatever the
+// order the walk finds the files in, so that a cursor pages through them:
+// once it holds more than it returns, a file whose path sorts after the
+// last result kept is not read.
 type grepper struct {
-	t     *toolset
-	call  *server.Call // reserves the memory of buf
-	match lineMatcher
-	must  []byte
-	limit int
-	res   *GrepResult
-	buf   []byte
+	t       *toolset
+	call    *server.Call // reserves the memory of buf
+	match   lineMatcher
+	must    []byte
+	limit   int
+	output  string
+	context int
+	after   grepPos // the cursor: only results after it count
+	res     *GrepResult
+	buf     []byte
+	lines   *topk.TopK[GrepMatch] // output lines
+	files   *topk.TopK[GrepFile]  // output files and counts
+	found   int                   // results found after the cursor
+	dropped bool                  // a file was not read, or not to its end, for sorting after the results kept
 	// skipped are the entries that could not be read, or whose path
 	// could not be used.
 	skipped skipList
@@ -275,12 +411,30 @@ const maxGrepBytes = 1 << 30
 // of its context.
 const grepCheckEvery = 64 << 10
 
-// file searches the file rel, adding its matching lines. It checks ctx
-// before opening the file, between reads and every grepCheckEvery bytes
-// it scans, so that a cancel stops it within milliseconds.
+// past reports whether results in the file rel, from its line line on,
+// sort after every result kept, now that some were dropped.
+func (g *grepper) past(rel string, line int) bool {
+	if g.lines != nil {
+		b, ok := g.lines.Bound()
+		return ok && (rel > b.Path || rel == b.Path && line > b.Line)
+	}
+	b, ok := g.files.Bound()
+	return ok && rel > b.Path
+}
+
+// file searches the file rel, adding its results. It checks ctx before
+// opening the file, between reads and every grepCheckEvery bytes it
+// scans, so that a cancel stops it within milliseconds.
 func (g *grepper) file(ctx context.Context, rel string) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if g.after.path != "" && (rel < g.after.path || rel == g.after.path && g.output != grepLines) {
+		return nil // its results came before the cursor
+	}
+	if g.past(rel, 0) {
+		g.dropped = true
+		return nil
 	}
 	res := g.res
 	f, fi, err := g.t.sb.OpenRead(pathArg(rel), false)
@@ -327,7 +481,13 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 	if len(g.must) > 0 && !bytes.Contains(data, g.must) {
 		return nil
 	}
-	matched := false
+	var (
+		mine    []GrepMatch // this file's matches, output lines
+		count   int         // this file's matching lines
+		ring    = make([]grepLine, 0, g.context)
+		shown   int // the last line shown, as a match or its context
+		pending int // lines of context still to show after the last match
+	)
 	for line, rest, check := 1, data, len(data)-grepCheckEvery; len(rest) > 0; line++ {
 		if len(rest) <= check {
 			if err := ctx.Err(); err != nil {
@@ -344,20 +504,69 @@ func (g *grepper) file(ctx context.Context, rel string) error {
 		}
 		text = bytes.TrimSuffix(text, []byte{'\r'})
 		start, stop, ok := g.match(text)
+		if ok && rel == g.after.path && line <= g.after.line {
+			ok = false // before the cursor: context, if anything
+		}
 		if !ok {
+			if pending > 0 {
+				m := &mine[len(mine)-1]
+				m.After = append(m.After, shortenLine(text, 0, 0))
+				shown, pending = line, pending-1
+			} else if g.context > 0 {
+				if len(ring) == g.context {
+					ring = append(ring[:0], ring[1:]...)
+				}
+				ring = append(ring, grepLine{line, text})
+			}
 			continue
 		}
-		if len(res.Matches) == g.limit {
-			res.Truncated = true
+		if g.output == grepFiles {
+			count = 1
 			break
 		}
-		matched = true
-		res.Matches = append(res.Matches, GrepMatch{Path: rel, Line: line, Text: shortenLine(text, start, stop)})
+		if g.output == grepCounts {
+			count++
+			continue
+		}
+		if len(mine) == g.limit || g.past(rel, line) {
+			g.dropped = true
+			break
+		}
+		count++
+		m := GrepMatch{Path: rel, Line: line, Text: shortenLine(text, start, stop)}
+		for _, r := range ring {
+			if r.n > shown {
+				m.Before = append(m.Before, shortenLine(r.text, 0, 0))
+			}
+		}
+		ring = ring[:0]
+		mine = append(mine, m)
+		shown, pending = line, g.context
 	}
-	if matched {
-		res.FilesMatched++
+	if count == 0 {
+		return nil
 	}
+	res.FilesMatched++
+	if g.lines != nil {
+		g.found += len(mine)
+		for _, m := range mine {
+			g.lines.Add(m)
+		}
+		return nil
+	}
+	g.found++
+	f2 := GrepFile{Path: rel}
+	if g.output == grepCounts {
+		f2.Count = count
+	}
+	g.files.Add(f2)
 	return nil
+}
+
+// grepLine is a line kept for the context of a match to come.
+type grepLine struct {
+	n    int
+	text []byte
 }
 
 // readInto reads r to its end into buf, which it grows as needed, reading

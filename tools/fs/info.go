@@ -79,7 +79,7 @@ func (t *toolset) fileInfo(ctx context.Context, call *server.Call, in GetFileInf
 		target, inside, err := linkTarget(t.sb, rel)
 		switch {
 		case err != nil:
-			info.Note = say(msgInfoNoTarget).in(lang)
+			info.Note = say(msgInfoNoTarget).In(lang)
 		case inside:
 			info.LinkTarget = target
 		default:
@@ -110,7 +110,7 @@ func (t *toolset) describeFile(info *FileInfo, lang i18n.Lang) error {
 	if err != nil {
 		var pe *security.PathError
 		if errors.As(err, &pe) && pe.Reason == security.Permission {
-			info.Note = say(msgInfoUnreadable).in(lang)
+			info.Note = say(msgInfoUnreadable).In(lang)
 			return nil
 		}
 		return err
@@ -132,7 +132,7 @@ func (t *toolset) describeFile(info *FileInfo, lang i18n.Lang) error {
 		return nil
 	}
 	if info.Size > limit || int64(len(data)) > limit {
-		info.Note = say(msgInfoNotCounted, size(limit)).in(lang)
+		info.Note = say(msgInfoNotCounted, size(limit)).In(lang)
 		return nil
 	}
 	size, chars, lines := int64(len(data)), utf8.RuneCount(data), countLines(data)

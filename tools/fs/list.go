@@ -87,7 +87,7 @@ func (r ListDirectoryResult) Content() []server.Content {
 		sb.WriteByte('\n')
 	}
 	if r.Total == 0 {
-		sb.WriteString(say(msgDirEmpty, lit(quote(r.Path))).in(r.lang) + "\n")
+		sb.WriteString(say(msgDirEmpty, lit(quote(r.Path))).In(r.lang) + "\n")
 	} else {
 		parts := phrases{counted(r.Dirs, msgDirectory, msgDirectories), counted(r.Files, msgFile, msgFiles)}
 		if r.Symlinks > 0 {
@@ -104,7 +104,7 @@ func (r ListDirectoryResult) Content() []server.Content {
 		if r.Bytes != nil {
 			m = say(msgListSummaryBytes, lit(dir), parts, size(*r.Bytes))
 		}
-		sb.WriteString(m.in(r.lang) + "\n")
+		sb.WriteString(m.In(r.lang) + "\n")
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note)
@@ -193,11 +193,11 @@ func (t *toolset) listDirectory(ctx context.Context, call *server.Call, in ListD
 	if rest := res.Total - start - len(shown); rest > 0 {
 		res.Truncated = true
 		res.Note = say(msgListMore, num(start+1), num(start+len(shown)), num(res.Total), lit(in.Sort), num(rest),
-			lit(encodeListCursor(last, in.Sort))).in(call.Lang())
+			lit(encodeListCursor(last, in.Sort))).In(call.Lang())
 	} else if start >= res.Total && start > 0 {
-		res.Note = say(msgListPastEnd, num(in.Offset), num(res.Total)).in(call.Lang())
+		res.Note = say(msgListPastEnd, num(in.Offset), num(res.Total)).In(call.Lang())
 	} else if start > 0 {
-		res.Note = say(msgListLast, num(min(start+1, res.Total)), num(res.Total), num(res.Total), lit(in.Sort)).in(call.Lang())
+		res.Note = say(msgListLast, num(min(start+1, res.Total)), num(res.Total), num(res.Total), lit(in.Sort)).In(call.Lang())
 	}
 	return res, nil
 }

@@ -7,32 +7,18 @@ import (
 	"github.com/stdiotools/toolserver/server"
 )
 
-// This file holds the machinery of the catalog (catalog.go): a message
-// written out in a language, the error that carries one, and the wrapper
-// that puts a call's errors and results into the language the model
-// reads. The arguments of messages are in args.go.
+// This file binds the catalog (catalog.go) to the tools: a message of
+// it (an i18n.Message), the error that carries one, and the wrapper that
+// puts a call's errors and results into the language the model reads.
+// The arguments of messages are in args.go.
 
 // message is an entry of the catalog with its arguments, written out
-// only when read, so that it can be shown in any language. A message can
-// be the argument of another. The zero message is empty.
-type message struct {
-	id   msgID
-	args []arg
-}
+// only when read, so that it can be shown in any language. The zero
+// message is empty.
+type message = i18n.Message
 
-// say returns the message id with its arguments.
-func say(id msgID, args ...arg) message { return message{id, args} }
-
-// in returns m written out in lang: English for any language but
-// Chinese. {1} to {9} in the text stand for the arguments, in the order
-// the code passes them; a language may place them in any order.
-func (m message) in(lang i18n.Lang) string {
-	if m.id == msgNone || m.id >= numMsgs {
-		return ""
-	}
-	tpl := i18n.Pick(lang, catalog[m.id].en, catalog[m.id].zh)
-	return i18n.Fill(tpl, len(m.args), func(i int) string { return m.args[i].in(lang) })
-}
+// say returns the message id of the catalog with its arguments.
+func say(id msgID, args ...arg) message { return catalog.Message(id, args...) }
 
 // msgError is an error whose text is a message of the catalog: English
 // from Error, until speak sets the language of the call it ends.
@@ -44,12 +30,12 @@ type msgError struct {
 // fail returns the error whose sentence is the message id with args.
 func fail(id msgID, args ...arg) error { return &msgError{m: say(id, args...)} }
 
-func (e *msgError) Error() string { return e.m.in(e.lang) }
+func (e *msgError) Error() string { return e.m.In(e.lang) }
 
 // Message returns the sentence in lang; it makes the error a
 // schemagen.Phraser, so that a Validate method's refusal is read in the
 // call's language too.
-func (e *msgError) Message(lang i18n.Lang) string { return e.m.in(lang) }
+func (e *msgError) Message(lang i18n.Lang) string { return e.m.In(lang) }
 
 func (e *msgError) inLanguage(lang i18n.Lang) error {
 	inLang := *e
@@ -60,7 +46,7 @@ func (e *msgError) inLanguage(lang i18n.Lang) error {
 // Unwrap returns the error the message shows, if any, so that
 // errors.Is and errors.As see through it as through fmt.Errorf's %w.
 func (e *msgError) Unwrap() error {
-	for _, a := range e.m.args {
+	for _, a := range e.m.Args() {
 		if c, ok := a.(cause); ok {
 			return c.err
 		}

@@ -18,14 +18,12 @@ var leftOver = regexp.MustCompile(`\{[1-9]\}`)
 
 func TestEveryMessageHasEnglishAndChinese(t *testing.T) {
 	args := []arg{lit(`"a.txt"`), num(2), size(3 << 20), say(msgFile), counted(5, msgLine, msgLines), lit("x"), num(7), num(8), num(9)}
+	if err := catalog.Check(numMsgs, msgNone); err != nil {
+		t.Error(err)
+	}
 	for id := msgNone + 1; id < numMsgs; id++ {
-		c := catalog[id]
-		if err := i18n.Check(c.en, c.zh); err != nil {
-			t.Errorf("message %d: %v", id, err)
-			continue
-		}
 		for _, lang := range []i18n.Lang{i18n.English, i18n.Chinese} {
-			if out := say(id, args...).in(lang); out == "" || leftOver.MatchString(out) {
+			if out := say(id, args...).In(lang); out == "" || leftOver.MatchString(out) {
 				t.Errorf("message %d in %s is empty or leaves a placeholder: %q", id, lang, out)
 			}
 		}
@@ -53,10 +51,10 @@ func TestArgumentsAreWrittenInTheMessagesLanguage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.a.in(i18n.English); got != tt.en {
+			if got := tt.a.In(i18n.English); got != tt.en {
 				t.Errorf("in English: %q, want %q", got, tt.en)
 			}
-			if got := tt.a.in(i18n.Chinese); got != tt.zh {
+			if got := tt.a.In(i18n.Chinese); got != tt.zh {
 				t.Errorf("in Chinese: %q, want %q", got, tt.zh)
 			}
 		})
@@ -64,10 +62,10 @@ func TestArgumentsAreWrittenInTheMessagesLanguage(t *testing.T) {
 }
 
 func TestAPlaceholderThatIsNoArgumentStaysAsText(t *testing.T) {
-	if got, want := say(msgWildcards, lit("bad")).in(i18n.English), "bad; wildcards are * ? [abc] {a,b} and **"; got != want {
+	if got, want := say(msgWildcards, lit("bad")).In(i18n.English), "bad; wildcards are * ? [abc] {a,b} and **"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, want := say(msgGlobStrayBrace, lit("")).in(i18n.English), "'}' has no '{' before it; write [}] for a literal '}'"; got != want {
+	if got, want := say(msgGlobStrayBrace, lit("")).In(i18n.English), "'}' has no '{' before it; write [}] for a literal '}'"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -111,8 +109,8 @@ func TestTheToolsAnswerInTheServersLanguage(t *testing.T) {
 			zh:   `"big.txt" 有 2048 字节（2.0 KiB），超过了 edit_file 能处理的 1024 字节（1.0 KiB）；请用其他工具分块修改，或用 write_file 整体替换`},
 		{name: "text that occurs twice", tool: "edit_file", fails: true,
 			args: `{"path":"a.txt","edits":[{"old_text":"x","new_text":"y"}]}`,
-			en:   `edits[0].old_text occurs 2 times in "a.txt" (lines 1 and 2), and must occur once; add surrounding lines to it to make it unique; the file was not changed`,
-			zh:   `edits[0].old_text 在 "a.txt" 中出现了 2 次（第 1 和 2 行），但必须只出现一次；请加上前后的行使其唯一；文件未被修改`},
+			en:   `edits[0].old_text occurs 2 times in "a.txt" (lines 1 and 2), and must occur once; add surrounding lines to it to make it unique, or set replace_all to replace every one; the file was not changed`,
+			zh:   `edits[0].old_text 在 "a.txt" 中出现了 2 次（第 1 和 2 行），但必须只出现一次；请加上前后的行使其唯一，或设置 replace_all 以替换每一处；文件未被修改`},
 		{name: "writing over a directory", tool: "write_file", fails: true,
 			args: `{"path":"d","content":"x"}`,
 			en:   `"d" is a directory, and only files can be written; give a path inside it, such as "d/new.txt"`,
@@ -192,7 +190,7 @@ func TestEveryReasonAnEntryIsSkippedForHasWords(t *testing.T) {
 			t.Errorf("reason %s has no catalog entry", reason)
 			continue
 		}
-		if got, want := p.in(i18n.English), strings.ReplaceAll(reason, "_", " "); got != want {
+		if got, want := p.In(i18n.English), strings.ReplaceAll(reason, "_", " "); got != want {
 			t.Errorf("reason %s in English is %q, want %q", reason, got, want)
 		}
 	}
@@ -223,7 +221,7 @@ func BenchmarkMessage(b *testing.B) {
 		b.Run("catalog "+string(lang), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = m.in(lang)
+				_ = m.In(lang)
 			}
 		})
 	}

@@ -41,7 +41,7 @@ func (r CreateDirectoryResult) Content() []server.Content {
 	default:
 		m = say(msgMkdirCreated, quoteList(r.Made))
 	}
-	return []server.Content{server.TextContent(m.in(r.lang))}
+	return []server.Content{server.TextContent(m.In(r.lang))}
 }
 
 // quoteList quotes paths and joins them with commas and "and".

@@ -36,7 +36,7 @@ type MoveFileResult struct {
 
 // Content returns one sentence saying what was done.
 func (r MoveFileResult) Content() []server.Content {
-	return []server.Content{server.TextContent(r.summary.in(r.lang))}
+	return []server.Content{server.TextContent(r.summary.In(r.lang))}
 }
 
 func (t *toolset) addMoveFile(s *server.Server) error {

@@ -26,7 +26,7 @@ const escapedMark = "  [escaped]"
 // escapedNote explains escapedMark, in lang; it follows a listing that
 // uses it.
 func escapedNote(lang i18n.Lang) string {
-	return say(msgEscapedNote, say(msgEscapeRule)).in(lang)
+	return say(msgEscapedNote, say(msgEscapeRule)).In(lang)
 }
 
 // displayName returns the name or root-relative path s as the model is
@@ -58,11 +58,11 @@ func (f FileInfo) Content() []server.Content {
 	if f.Escaped {
 		f.Path, _ = displayName(f.Path)
 		f.LinkTarget, _ = displayName(f.LinkTarget)
-		f.Note = strings.TrimSpace(say(msgPathEscaped, say(msgEscapeRule)).in(f.lang) + " " + f.Note)
+		f.Note = strings.TrimSpace(say(msgPathEscaped, say(msgEscapeRule)).In(f.lang) + " " + f.Note)
 	}
 	b, err := jsonwire.Marshal(f)
 	if err != nil {
-		return []server.Content{server.TextContent(say(msgInfoNotJSON).in(f.lang))}
+		return []server.Content{server.TextContent(say(msgInfoNotJSON).In(f.lang))}
 	}
 	return []server.Content{server.TextContent(string(b))}
 }

@@ -148,4 +148,4 @@ func linkTarget(sb *security.Sandbox, rel string) (target string, inside bool, e
 
 // byteSize returns n bytes in English words, for the tools'
 // descriptions: "1 byte", "512 bytes", or "1234567 bytes (1.2 MiB)".
-func byteSize(n int64) string { return size(n).in(i18n.English) }
+func byteSize(n int64) string { return size(n).In(i18n.English) }

@@ -6,6 +6,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -25,6 +26,8 @@ type ReadFileArgs struct {
 	Limit  int    `json:"limit,omitempty" minimum:"1" description:"The most lines to return from offset on (default: to the end, within the read limit)."`
 	Head   int    `json:"head,omitempty" minimum:"1" description:"Return only the first head lines. Not with tail, offset or limit."`
 	Tail   int    `json:"tail,omitempty" minimum:"1" description:"Return only the last tail lines. Not with head, offset or limit."`
+	// LineNumbers numbers the lines as cat -n does.
+	LineNumbers bool `json:"line_numbers,omitempty" description:"Number each line, as cat -n does: its number, a tab, then the line."`
 }
 
 // Validate refuses head and tail together, and either of them with offset
@@ -72,7 +75,7 @@ type ReadFileResult struct {
 // is one, with the version; or the image or audio with a line that
 // describes it and gives the version.
 func (r ReadFileResult) Content() []server.Content {
-	note := sentences{lit(r.Note), versionTag(r.Version)}.in(r.lang)
+	note := sentences{lit(r.Note), versionTag(r.Version)}.In(r.lang)
 	switch r.Kind {
 	case kindImage.String():
 		return []server.Content{server.ImageContent(r.Data, r.MIMEType), server.TextContent(note)}
@@ -94,17 +97,18 @@ type lineRange struct {
 	from, to int  // 1-based and inclusive; to 0 means to the end
 	tail     int  // the last tail lines instead, when > 0
 	head     bool // head was asked for: stop reading at to
+	numbered bool // number the lines returned (line_numbers)
 }
 
 // rangeOf returns the lines the arguments ask for.
 func rangeOf(a ReadFileArgs) lineRange {
 	switch {
 	case a.Head > 0:
-		return lineRange{from: 1, to: a.Head, head: true}
+		return lineRange{from: 1, to: a.Head, head: true, numbered: a.LineNumbers}
 	case a.Tail > 0:
-		return lineRange{from: 1, tail: a.Tail}
+		return lineRange{from: 1, tail: a.Tail, numbered: a.LineNumbers}
 	}
-	r := lineRange{from: max(a.Offset, 1)}
+	r := lineRange{from: max(a.Offset, 1), numbered: a.LineNumbers}
 	if a.Limit > 0 {
 		r.to = r.from + a.Limit - 1
 	}
@@ -186,7 +190,7 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		}
 		res.Kind, res.MIMEType, res.Data, res.Size = kind.String(), mime, data, int64(len(data))
 		shown, _ := displayName(rel)
-		res.Note = say(msgMediaNote, lit(shown), lit(mime), size(res.Size)).in(call.Lang())
+		res.Note = say(msgMediaNote, lit(shown), lit(mime), size(res.Size)).In(call.Lang())
 		return res, nil
 	}
 
@@ -236,12 +240,62 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 		res.TotalLines = &total
 	}
 	lang := call.Lang()
-	res.Note = tr.note(rel, fsize, budget).in(lang)
+	res.Note = tr.note(rel, fsize, budget).In(lang)
 	if res.InvalidUTF8 {
-		replaced := counted(res.ReplacedBytes, msgReplacedByte, msgReplacedBytes).in(lang)
+		replaced := counted(res.ReplacedBytes, msgReplacedByte, msgReplacedBytes).In(lang)
 		res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + replaced)
 	}
+	if lr.numbered && res.Text != "" {
+		if tr.from == 0 {
+			res.Note = strings.TrimSpace(res.Note + i18n.Pick(lang, " ", "") + say(msgNumbersUnknown).In(lang))
+			return res, nil
+		}
+		// The numbered copy is the text again with a few bytes a line.
+		if err := call.Reserve(ctx, int64(len(res.Text))+int64(tr.lines)*numberWidth(tr.to)); err != nil {
+			return res, err
+		}
+		res.Text = numberLines(res.Text, tr.from)
+	}
 	return res, nil
+}
+
+// numberWidth returns the bytes numberLines puts before a line numbered
+// at most last: the number, at least six columns wide, and a tab.
+func numberWidth(last int) int64 { return int64(max(digits(last), 6)) + 1 }
+
+// digits returns how many decimal digits n >= 0 has.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
+// numberLines returns text with each of its lines prefixed by its number,
+// counting from from, right-aligned in six columns and followed by a tab,
+// as cat -n writes them. A last line without a line feed is numbered too.
+func numberLines(text string, from int) string {
+	lines := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		lines++
+	}
+	out := make([]byte, 0, len(text)+lines*int(numberWidth(from+lines-1)))
+	n := from
+	for rest := text; rest != ""; n++ {
+		line, after, found := strings.Cut(rest, "\n")
+		for pad := 6 - digits(n); pad > 0; pad-- {
+			out = append(out, ' ')
+		}
+		out = strconv.AppendInt(out, int64(n), 10)
+		out = append(out, '\t')
+		out = append(out, line...)
+		if found {
+			out = append(out, '\n')
+		}
+		rest = after
+	}
+	return string(out)
 }
 
 // tooLargeError is the error for an image or sound larger than what a read

@@ -80,6 +80,20 @@ func TestReadFile(t *testing.T) {
 			want{err: `offset 9 is past the end of "lines.txt", which has 5 lines; use an offset from 1 to 5`}},
 		{"offset in an empty file is an error", `{"path":"empty.txt","offset":2}`,
 			want{err: `offset 2 is past the end of "empty.txt", which is empty`}},
+		{"line_numbers numbers every line as cat -n does", `{"path":"lines.txt","line_numbers":true}`,
+			want{text: "     1\t1\n     2\t2\n     3\t3\n     4\t4\n     5\t5\n", from: 1, to: 5, total: 5}},
+		{"line_numbers counts from offset", `{"path":"lines.txt","offset":4,"limit":1,"line_numbers":true}`,
+			want{text: "     4\t4\n", from: 4, to: 4, total: 5, note: "offset=5"}},
+		{"line_numbers numbers a tail by its place in the file", `{"path":"nonl.txt","tail":2,"line_numbers":true}`,
+			want{text: "     2\tb\n     3\tc", from: 2, to: 3, total: 3}},
+		{"line_numbers numbers a head, and a last line without a newline", `{"path":"nonl.txt","head":9,"line_numbers":true}`,
+			want{text: "     1\ta\n     2\tb\n     3\tc", from: 1, to: 3, total: 3}},
+		{"line_numbers numbers an empty line and keeps CRLF", `{"path":"crlf.txt","line_numbers":true}`,
+			want{text: "     1\ta\r\n     2\tb\r\n", from: 1, to: 2, total: 2}},
+		{"line_numbers on an empty file returns nothing to number", `{"path":"empty.txt","line_numbers":true}`,
+			want{text: "", total: 0, note: "empty.txt is empty."}},
+		{"line_numbers of a lone newline", `{"path":"blank.txt","line_numbers":true}`,
+			want{text: "     1\t\n", from: 1, to: 1, total: 1}},
 		{"CRLF line endings are kept", `{"path":"crlf.txt"}`,
 			want{text: "a\r\nb\r\n", from: 1, to: 2, total: 2}},
 		{"invalid UTF-8 is replaced with U+FFFD and flagged", `{"path":"bad.txt"}`,
@@ -301,6 +315,54 @@ func (f countingFile) ReadAt(p []byte, off int64) (int, error) {
 	n, err := f.File.ReadAt(p, off)
 	f.read.Add(int64(n))
 	return n, err
+}
+
+func TestNumberLines(t *testing.T) {
+	cases := []struct {
+		text string
+		from int
+		want string
+	}{
+		{"a", 1, "     1\ta"},
+		{"a\n", 1, "     1\ta\n"},
+		{"\n\n", 7, "     7\t\n     8\t\n"},
+		{"x\ny", 99999, " 99999\tx\n100000\ty"},
+		{"x\ny\n", 999999, "999999\tx\n1000000\ty\n"},
+		{"tab\tinside\r\n", 3, "     3\ttab\tinside\r\n"},
+	}
+	for _, c := range cases {
+		got := numberLines(c.text, c.from)
+		if got != c.want {
+			t.Errorf("numberLines(%q, %d) = %q, want %q", c.text, c.from, got, c.want)
+		}
+		lines := strings.Count(c.text, "\n")
+		if !strings.HasSuffix(c.text, "\n") {
+			lines++
+		}
+		// The room reserved is enough for what is written.
+		if room := len(c.text) + lines*int(numberWidth(c.from+lines-1)); len(got) > room {
+			t.Errorf("numberLines(%q, %d) wrote %d bytes, more than the %d reserved", c.text, c.from, len(got), room)
+		}
+	}
+	for _, c := range []struct{ n, w int }{{0, 1}, {9, 1}, {10, 2}, {999999, 6}, {1000000, 7}} {
+		if d := digits(c.n); d != c.w {
+			t.Errorf("digits(%d) = %d, want %d", c.n, d, c.w)
+		}
+	}
+}
+
+func TestReadFileCannotNumberTheTailOfAFileLargerThanTheReadLimit(t *testing.T) {
+	mem := afero.NewMemMapFs()
+	content := strings.Repeat(bigLines(100), 2000) // 1.6 MB
+	if err := afero.WriteFile(mem, "log.txt", []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, "mem", mem, "", security.Limits{MaxReadBytes: 1 << 20})
+	res := e.ok(t, "read_file", `{"path":"log.txt","tail":2,"line_numbers":true}`)
+	if got, want := res.Content[0].Text(), content[len(content)-16:]; got != want {
+		t.Fatalf("tail = %q, want the last two lines unnumbered, %q", got, want)
+	}
+	wantContains(t, text(res), "The lines are not numbered: their numbers are unknown at the end of a file this large; read it with offset and limit")
 }
 
 func TestReadFileTailDoesNotReadTheWholeFile(t *testing.T) {

@@ -61,7 +61,7 @@ func (r ReadMultipleResult) Content() []server.Content {
 		}
 		switch {
 		case f.Error != "":
-			sb.WriteString(say(msgManyError, lit(f.Error)).in(r.lang) + "\n")
+			sb.WriteString(say(msgManyError, lit(f.Error)).In(r.lang) + "\n")
 		case f.data != nil:
 			sb.WriteString(f.Note + "\n")
 		default:
@@ -74,7 +74,7 @@ func (r ReadMultipleResult) Content() []server.Content {
 			}
 		}
 		if f.Version != "" {
-			sb.WriteString(versionTag(f.Version).in(r.lang) + "\n")
+			sb.WriteString(versionTag(f.Version).In(r.lang) + "\n")
 		}
 		c = append(c, server.TextContent(sb.String()))
 		switch f.Kind {
@@ -135,7 +135,7 @@ func (t *toolset) readMultiple(ctx context.Context, call *server.Call, in ReadMu
 		case budgets[i] == f.Size:
 		case budgets[i] == 0:
 			skipped++
-			f.Kind, f.Error = "error", say(msgManyUsedUp, size(t.lim.MaxReadBytes)).in(lang)
+			f.Kind, f.Error = "error", say(msgManyUsedUp, size(t.lim.MaxReadBytes)).In(lang)
 		default:
 			cut++
 		}
@@ -173,7 +173,7 @@ func (t *toolset) readMultiple(ctx context.Context, call *server.Call, in ReadMu
 				parts = say(msgAndClauses, counted(cut, msgManyFileCut, msgManyFilesCut), parts)
 			}
 		}
-		res.Note = say(msgManyNote, size(t.lim.MaxReadBytes), parts).in(lang)
+		res.Note = say(msgManyNote, size(t.lim.MaxReadBytes), parts).In(lang)
 	}
 	return res, nil
 }
@@ -186,7 +186,7 @@ func (t *toolset) readOne(ctx context.Context, call *server.Call, fr FileRead, b
 		lang := call.Lang()
 		fr.Kind, fr.Error = "error", errorText(err, lang)
 		if _, ok := errors.AsType[*tooLargeError](err); ok && budget < fr.Size {
-			fr.Error = say(msgManyNoRoom, size(t.lim.MaxReadBytes)).in(lang)
+			fr.Error = say(msgManyNoRoom, size(t.lim.MaxReadBytes)).In(lang)
 		}
 		return fr
 	}
@@ -194,7 +194,7 @@ func (t *toolset) readOne(ctx context.Context, call *server.Call, fr FileRead, b
 	fr.text, fr.data, fr.mime, fr.Note, fr.Version = r.Text, r.Data, r.MIMEType, r.Note, r.Version
 	fr.bytes = int64(len(r.Text)) + int64(len(r.Data))
 	if r.Truncated && r.ToLine > 0 {
-		fr.Note = say(msgManyOnlyLines, num(r.ToLine), size(t.lim.MaxReadBytes), num(r.ToLine+1)).in(call.Lang())
+		fr.Note = say(msgManyOnlyLines, num(r.ToLine), size(t.lim.MaxReadBytes), num(r.ToLine+1)).In(call.Lang())
 	}
 	return fr
 }

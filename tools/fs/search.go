@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"strconv"
@@ -22,13 +23,14 @@ type SearchFilesArgs struct {
 	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob matched against each path relative to path: * any characters but '/', ? one character, [abc] or [a-z] one of a set, {go,md} either word, ** any number of directories. A pattern without '/' matches names at any depth: *.go finds Go files everywhere; src/**/*_test.go only under src."`
 	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Glob patterns of entries to skip, with what they hold, such as testdata or *.min.js; same rules as pattern."`
 	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also search .git and what .gitignore, .ignore and .git/info/exclude files exclude, which are skipped otherwise."`
+	Sort           string   `json:"sort" enum:"path,modified" default:"path" description:"The order of the matches: path (sorted) or modified (newest first)."`
 }
 
 // SearchFilesResult is the result of search_files.
 type SearchFilesResult struct {
 	Path            string         `json:"path" description:"The directory searched, relative to the root."`
 	Pattern         string         `json:"pattern" description:"The pattern."`
-	Matches         []string       `json:"matches" description:"The matching paths, relative to the root, in sorted order; directories end in \"/\"."`
+	Matches         []string       `json:"matches" description:"The matching paths, relative to the root, in the order sort asks for; directories end in \"/\"."`
 	Total           int            `json:"total" description:"How many entries match, shown or not."`
 	Truncated       bool           `json:"truncated" description:"True when more entries match than are shown."`
 	Unreadable      int            `json:"unreadable,omitempty" description:"Directories that could not be read, or whose path could not be used (deeper than the path limit, or a name the path tools refuse): what they hold was not searched."`
@@ -55,9 +57,9 @@ func (r SearchFilesResult) Content() []server.Content {
 		sb.WriteByte('\n')
 	}
 	if r.Total == 0 {
-		sb.WriteString(say(msgSearchNone, lit(quote(r.Path)), lit(quoteText(r.Pattern))).in(r.lang) + "\n")
+		sb.WriteString(say(msgSearchNone, lit(quote(r.Path)), lit(quoteText(r.Pattern))).In(r.lang) + "\n")
 	} else {
-		sb.WriteString(counted(r.Total, msgSearchCountOne, msgSearchCount).in(r.lang) + "\n")
+		sb.WriteString(counted(r.Total, msgSearchCountOne, msgSearchCount).In(r.lang) + "\n")
 	}
 	if r.Note != "" {
 		sb.WriteString(r.Note + "\n")
@@ -74,7 +76,7 @@ func (t *toolset) addSearchFiles(s *server.Server) error {
 		Schemas: savedSchemas("search_files"),
 		Title:   "Find files by name",
 		Description: "Finds files and directories below path whose path matches a glob pattern: *.go finds Go files at any depth, src/**/*_test.go only under src, *.{png,jpg} either kind. " +
-			"Returns root-relative paths in sorted order, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. Symbolic links are not followed. " +
+			"Returns root-relative paths in sorted order, or newest first with sort modified, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. Symbolic links are not followed. " +
 			"It matches names only; to search inside files use grep. " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.searchFiles))
@@ -96,8 +98,8 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 	res := SearchFilesResult{Path: rel, Pattern: in.Pattern, Matches: []string{}}
 	limit := t.lim.MaxResults
 	// The walk comes in the file system's order; the first matches in
-	// sorted order are kept by a bounded heap.
-	first := topk.New(limit, strings.Compare)
+	// the order asked for are kept by a bounded top-k.
+	first := topk.New(limit, searchOrder(in.Sort))
 	visited := 0
 	var skipped skipList
 	ig := t.newIgnorer(in.IncludeIgnored)
@@ -118,17 +120,26 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 		}
 		if g.Match(sub) {
 			res.Total++
+			m := match{path: p}
 			if d.IsDir() {
-				p += "/"
+				m.path += "/"
 			}
-			first.Add(p)
+			if in.Sort == sortModified {
+				// A match that went away before its stat sorts last.
+				if fi, err := d.Info(); err == nil {
+					m.modified = fi.ModTime().UnixNano()
+				}
+			}
+			first.Add(m)
 		}
 		return nil
 	})
 	if err != nil {
 		return SearchFilesResult{}, err
 	}
-	res.Matches = append(res.Matches, first.Sorted()...)
+	for _, m := range first.Sorted() {
+		res.Matches = append(res.Matches, m.path)
+	}
 	var notes sentences
 	if res.StoppedAt != "" {
 		notes = append(notes, say(msgSearchStopped, num(t.lim.MaxWalkEntries), lit(quote(res.StoppedAt))))
@@ -142,14 +153,38 @@ func (t *toolset) searchFiles(ctx context.Context, call *server.Call, in SearchF
 		notes = append(notes, say(msgNotSearched, skipped.sentence()))
 	}
 	res.Ignored, res.IgnoreUnapplied = ig.count(), ig.unused()
-	res.Note = append(notes, ig.sentence()).in(call.Lang())
+	res.Note = append(notes, ig.sentence()).In(call.Lang())
 	return res, nil
+}
+
+// sortModified is the sort of search_files that puts the newest first.
+const sortModified = "modified"
+
+// match is a path search_files found, and when it was last modified if
+// the matches are sorted by that.
+type match struct {
+	path     string
+	modified int64 // Unix nanoseconds
+}
+
+// searchOrder returns the order of the matches that sort asks for:
+// by path, or newest first and then by path.
+func searchOrder(sort string) func(a, b match) int {
+	if sort == sortModified {
+		return func(a, b match) int {
+			if c := cmp.Compare(b.modified, a.modified); c != 0 {
+				return c
+			}
+			return strings.Compare(a.path, b.path)
+		}
+	}
+	return func(a, b match) int { return strings.Compare(a.path, b.path) }
 }
 
 // progress reports progress through call, if there is one, in its
 // language.
 func progress(call *server.Call, n int, msg message) {
 	if call != nil {
-		call.Progress(float64(n), 0, msg.in(call.Lang()))
+		call.Progress(float64(n), 0, msg.In(call.Lang()))
 	}
 }

@@ -1,8 +1,10 @@
 package fs
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stdiotools/toolserver/security"
 )
@@ -108,4 +110,48 @@ func TestSearchFilesDoesNotFollowSymlinks(t *testing.T) {
 	if strings.Join(got.Matches, ",") != "loop,outside" {
 		t.Errorf("links should match by name, as files: %q", got.Matches)
 	}
+}
+
+func TestSearchFilesSortsNewestFirstWhenAsked(t *testing.T) {
+	bothFS(t, security.Limits{MaxResults: 3}, func(t *testing.T, e *env) {
+		base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		files := []struct {
+			name string
+			age  time.Duration
+		}{
+			{"a/old.go", 5 * time.Hour},
+			{"b/newest.go", 0},
+			{"c/mid.go", 2 * time.Hour},
+			{"c/twin1.go", 3 * time.Hour},
+			{"a/twin2.go", 3 * time.Hour},
+		}
+		for _, f := range files {
+			e.write(t, f.name, "x\n")
+			if err := e.fs.Chtimes(f.name, base.Add(-f.age), base.Add(-f.age)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cases := []struct {
+			args string
+			want []string
+		}{
+			// Newest first; two of the same age by path; the first three
+			// of five, the cap.
+			{`{"pattern":"*.go","sort":"modified"}`, []string{"b/newest.go", "c/mid.go", "a/twin2.go"}},
+			{`{"pattern":"*.go"}`, []string{"a/old.go", "a/twin2.go", "b/newest.go"}},
+			{`{"pattern":"*.go","sort":"path"}`, []string{"a/old.go", "a/twin2.go", "b/newest.go"}},
+		}
+		for _, c := range cases {
+			res := e.ok(t, "search_files", c.args)
+			var got SearchFilesResult
+			structured(t, res, &got)
+			if !slices.Equal(got.Matches, c.want) || got.Total != 5 || !got.Truncated {
+				t.Errorf("%s: matches %q of %d, want %q of 5", c.args, got.Matches, got.Total, c.want)
+			}
+			wantContains(t, text(res), strings.Join(c.want, "\n")+"\n")
+		}
+		msg := e.fail(t, "search_files", `{"pattern":"*.go","sort":"newest"}`)
+		wantContains(t, msg, `"sort"`)
+		wantContains(t, msg, "modified")
+	})
 }

@@ -179,7 +179,7 @@ func (t *toolset) directoryTree(ctx context.Context, call *server.Call, in Direc
 	if len(notes) > 0 {
 		note = append(note, say(msgTreeNote, notes))
 	}
-	res.Note = append(note, ig.unusedSentence()).in(lang)
+	res.Note = append(note, ig.unusedSentence()).In(lang)
 	if marked {
 		res.Note = strings.TrimPrefix(res.Note+"\n"+escapedNote(lang), "\n")
 	}
@@ -194,7 +194,7 @@ func (t *toolset) linkArrow(rel string, lang i18n.Lang) string {
 	case err != nil:
 		return ""
 	case !inside:
-		return " -> " + say(msgOutsideRoot).in(lang)
+		return " -> " + say(msgOutsideRoot).In(lang)
 	}
 	shown, _ := displayName(target)
 	return " -> " + shown
@@ -220,7 +220,7 @@ func writeTree(sb *strings.Builder, n *treeNode, level int, lang i18n.Lang) (mar
 		}
 		switch {
 		case c.unread:
-			sb.WriteString(say(msgCannotRead).in(lang))
+			sb.WriteString(say(msgCannotRead).In(lang))
 		case c.cut:
 			sb.WriteString(" …")
 		}
@@ -234,7 +234,7 @@ func writeTree(sb *strings.Builder, n *treeNode, level int, lang i18n.Lang) (mar
 		}
 	}
 	if n.more > 0 {
-		fmt.Fprintf(sb, "%s… %s\n", indent, counted(n.more, msgMoreEntry, msgMoreEntries).in(lang))
+		fmt.Fprintf(sb, "%s… %s\n", indent, counted(n.more, msgMoreEntry, msgMoreEntries).In(lang))
 	}
 	return marked
 }

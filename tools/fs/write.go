@@ -46,7 +46,7 @@ func (r WriteFileResult) Content() []server.Content {
 	default:
 		m = say(msgWriteReplaced, lit(quote(r.Path)), size(*r.PreviousBytes), size(r.Bytes))
 	}
-	return []server.Content{server.TextContent(sentences{m, versionTag(r.Version)}.in(r.lang))}
+	return []server.Content{server.TextContent(sentences{m, versionTag(r.Version)}.In(r.lang))}
 }
 
 func (t *toolset) addWriteFile(s *server.Server) error {
@@ -132,7 +132,7 @@ func confirm(ctx context.Context, call *server.Call, msg message) error {
 	if call == nil {
 		return nil
 	}
-	return call.Confirm(ctx, msg.in(call.Lang()))
+	return call.Confirm(ctx, msg.In(call.Lang()))
 }
 
 // checkWritable checks that rel can be written as a whole file: that it is
