@@ -81,10 +81,11 @@ func retryPolicy(sleep func(context.Context, time.Duration) error) Policy {
 				}
 				if rec == nil {
 					rec = &tries{first: first}
-					rec.n.Store(n + 1)
+					rec.n.Store(n + 1) // before it is kept, so that no reader sees 0
 					c.SetValue(triesKey{}, rec)
+				} else {
+					rec.n.Store(n + 1)
 				}
-				rec.n.Store(n + 1)
 				if res, err = next(ctx, c); err == nil || !isTransient(err) {
 					break
 				}
