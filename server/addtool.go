@@ -40,7 +40,10 @@ const MetaProblems = "io.github.stdiotools/problems"
 // Every call runs three stages, each failing in its own words: the
 // arguments are parsed and validated (coercing only what is safe), then h
 // runs, then Out is encoded as structuredContent with the same JSON as
-// text content.
+// text content. A policy may run the tool more than once for one call (a
+// retry): the arguments are validated once, the execute stage spans
+// every run, and the memory a failed run reserved ([Call.Reserve]) is
+// given back before the next.
 func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 	if h == nil {
 		return fmt.Errorf("tool %q has no handler", spec.Name)
@@ -56,15 +59,7 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 			return nil, Internal(err)
 		}
 		var v In
-		// A try after the first (the retry policy's) decodes the same
-		// arguments again, silently: they were validated, and their
-		// coercions reported, once; its execute stage is still open.
-		n := call.attempts.Load()
-		if n > 1 {
-			if _, err := in.Decode(call.args, &v); err != nil {
-				return nil, &invalidArguments{err}
-			}
-		} else {
+		if call.ran.CompareAndSwap(false, true) {
 			call.beginStage(stageValidate)
 			report, err := decodeArguments(in, call, &v)
 			call.endStageReport(stageValidate, err, report)
@@ -75,17 +70,24 @@ func AddTool[In, Out any](s *Server, spec ToolSpec, h Handler[In, Out]) error {
 				return nil, &invalidArguments{err}
 			}
 			call.beginStage(stageExecute)
+		} else if _, err := in.Decode(call.args, &v); err != nil {
+			// Run again for the call (a retry): the arguments were
+			// validated, and their coercions reported, the first time; the
+			// execute stage that run began covers this one.
+			return nil, &invalidArguments{err}
 		}
+		held := call.heldMemory()
 		o, err := h(ctx, call, v)
-		if call.willRetry(err) {
-			// The retry policy tries again: the execute stage covers every
-			// try, and ends with the last (or is cut short by the answer).
-			return nil, err
-		}
-		call.endStage(stageExecute, err)
 		if err != nil {
+			// A failed run holds none of the data it reserved memory for:
+			// what it reserved is given back, so that a run after it (a
+			// retry) holds only its own. The stage stays the call's until
+			// a run succeeds or the call is answered (failStage).
+			call.releaseMemoryAbove(held)
+			call.failStage(stageExecute, err)
 			return nil, err
 		}
+		call.endStage(stageExecute, nil)
 		return structured(call.Lang(), name, o), nil
 	}
 	return s.tools.add(t)

@@ -14,8 +14,13 @@ import (
 // the response line.
 
 // answer sends a call's result, unless the client cancelled the call or
-// it was answered already (by its timer, or the other way round).
+// it was answered already.
 func (s *Server) answer(c *Call, res *CallToolResult, err error) {
+	if c.running.Load() > 0 {
+		if e, ok := c.out.(earlyAnswerer); ok {
+			e.answerEarly() // a goroutine of the call runs on (Call.Go)
+		}
+	}
 	if line, status, code := pendingAnswer(c, err); line != nil {
 		// A confirmation to ask, or a JSON-RPC error of the call (mrtr.go).
 		cancelled := c.settle()
@@ -98,12 +103,13 @@ func (s *Server) outcome(c *Call, res *CallToolResult, err error) (*CallToolResu
 	case res == nil:
 		res = ErrorResult(say(c.Lang(), msgNoResult, c.Tool))
 	}
-	if n := c.attempts.Load(); n > 1 {
+	if t, ok := c.Value(triesKey{}).(*tries); ok {
+		// The retry policy's record of the tries (policy_retry.go).
 		meta := make(map[string]any, len(res.Meta)+1)
 		for k, v := range res.Meta {
 			meta[k] = v
 		}
-		meta[MetaExecution] = map[string]any{"attempts": int(n), "ms": time.Since(c.firstTry).Milliseconds()}
+		meta[MetaExecution] = map[string]any{"attempts": int(t.n.Load()), "ms": time.Since(t.first).Milliseconds()}
 		copied := *res // a result may be shared with other calls through the cache
 		copied.Meta = meta
 		res = &copied

@@ -24,10 +24,11 @@ const DefaultMemoryBudget = 16 << 20
 
 // Reserve waits until n bytes of the server's memory budget
 // ([Options.MemoryBudget]) are free and holds them for the call until it
-// has been answered and its handler has returned. A call may reserve
-// several times; a reservation larger than the whole budget is cut to
-// it, so a call is never refused for its size alone. While it waits, the
-// call gives back its slot. The error, when ctx ends first, is a sentence
+// has been answered and its handler has returned, or until the tool's
+// function returns an error (no data is kept from a failed run). A call
+// may reserve several times; a reservation larger than the whole budget
+// is cut to it, so a call is never refused for its size alone. While it
+// waits, the call gives back its slot. The error, when ctx ends first, is a sentence
 // the model can read.
 func (c *Call) Reserve(ctx context.Context, n int64) error {
 	if c == nil || n <= 0 || c.srv == nil {
@@ -61,10 +62,24 @@ func (c *Call) Reserve(ctx context.Context, n int64) error {
 }
 
 // releaseMemory gives back what the call reserved.
-func (c *Call) releaseMemory() {
+func (c *Call) releaseMemory() { c.releaseMemoryAbove(0) }
+
+// heldMemory returns what the call holds of the memory budget.
+func (c *Call) heldMemory() int64 {
 	c.mu.Lock()
-	n := c.reserved
-	c.reserved = 0
+	defer c.mu.Unlock()
+	return c.reserved
+}
+
+// releaseMemoryAbove gives back what the call holds beyond keep bytes:
+// what a run of its tool that failed reserved on top of what was held
+// before it.
+func (c *Call) releaseMemoryAbove(keep int64) {
+	c.mu.Lock()
+	n := c.reserved - keep
+	if n > 0 {
+		c.reserved = keep
+	}
 	c.mu.Unlock()
 	if n > 0 {
 		c.srv.budget.Release(n)

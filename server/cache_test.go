@@ -160,3 +160,30 @@ func TestTargetKeyJoinsSpellingsOfOneFile(t *testing.T) {
 		}
 	}
 }
+
+type scaleArgs struct {
+	Path  string  `json:"path" chars:"path" description:"p"`
+	Scale float64 `json:"scale" description:"s"`
+}
+
+// TestCallsWithFractionsAreCachedApart: the cache knows a call by the
+// canonical form of its arguments, which had none for a number with a
+// fraction (json.Marshal refused big.Rat's "1/2"), so that every such
+// call of a tool shared one entry and got the first one's result.
+func TestCallsWithFractionsAreCachedApart(t *testing.T) {
+	srv := New(Options{MaxRepeats: -1})
+	_ = AddTool(srv, ToolSpec{Name: "scale", Description: "d", CacheTTL: time.Minute}, func(ctx context.Context, call *Call, in scaleArgs) (writeOut, error) {
+		return writeOut{Tag: fmt.Sprint(in.Scale)}, nil
+	})
+	c := serve(t, srv)
+	c.initialize()
+	for i, tc := range []struct{ args, want string }{
+		{`{"path":"a","scale":0.5}`, `"tag":"0.5"`},
+		{`{"path":"a","scale":0.25}`, `"tag":"0.25"`},
+		{`{"path":"a","scale":5e-1}`, `"tag":"0.5"`}, // the first again, from the cache
+	} {
+		if got := call(c, i+1, "scale", tc.args); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %s, want %s", tc.args, got, tc.want)
+		}
+	}
+}

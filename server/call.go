@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,26 +57,29 @@ type Call struct {
 	queued  bool // it waited in line for a slot (queue.go)
 	slot    bool // it runs on a slot (worker.go), which it gives back while it waits
 
-	// Set by the policies on the way in.
-	tickets   []*ticket                           // its places in line (policy_order.go)
-	confirmer func(context.Context, string) error // what Confirm does (policy_confirm.go)
-	limit     time.Duration                       // its deadline (policy_timeout.go)
-	timedOut  atomic.Bool                         // the deadline passed (policy_timeout.go)
-	attempts  atomic.Int32                        // tries of the handler so far (policy_retry.go)
-	firstTry  time.Time                           // when the first try began (policy_retry.go)
-	cached    atomic.Bool                         // the tool has a result cache (policy_cache.go)
-	cacheHit  atomic.Bool                         // the answer came from the cache (policy_cache.go)
-	reserved  int64                               // bytes of the memory budget it holds (budget.go); guarded by mu
+	// What the policies keep about the call, each under its own key
+	// (Value, SetValue): the newest first, as in a context.
+	values atomic.Pointer[valueNode]
+	// goroutines are those the call runs besides its handler (Go): it
+	// ends, and gives back what it holds, once they have returned.
+	goroutines sync.WaitGroup
+	running    atomic.Int32 // of goroutines, those still running
+	// ran is set by the tool stage when it first runs (addtool.go): a
+	// policy that runs it again (a retry) gets it without a second
+	// validation, in the execute stage the first run began.
+	ran      atomic.Bool
+	reserved int64 // bytes of the memory budget it holds (budget.go); guarded by mu
 
 	cancelled atomic.Bool // by the client: no response is due, nor progress or log message
 
-	mu       sync.Mutex // orders progress and events before the answer
-	started  bool       // a worker took the call up
-	stage    openStage  // the stage running now
-	span     *CallSpan  // nil unless the server has a Tracer
-	last     float64    // the last progress reported
-	reported bool       // some progress was reported
-	done     bool       // answered: nothing more is sent about the call
+	mu       sync.Mutex  // orders progress and events before the answer
+	started  bool        // a worker took the call up
+	stage    openStage   // the stage running now, or failed while a policy may run it again
+	failed   atomic.Bool // stage holds a failure (failStage), which its success or the answer ends
+	span     *CallSpan   // nil unless the server has a Tracer
+	last     float64     // the last progress reported
+	reported bool        // some progress was reported
+	done     bool        // answered: nothing more is sent about the call
 }
 
 // Arguments returns the call's arguments as the client sent them: a JSON
@@ -109,6 +113,53 @@ func (c *Call) Lang() i18n.Lang {
 	return c.srv.opts.Lang
 }
 
+// Value returns what the call keeps under key, set with [Call.SetValue],
+// or nil if it keeps nothing there.
+func (c *Call) Value(key any) any {
+	if c == nil {
+		return nil
+	}
+	for n := c.values.Load(); n != nil; n = n.next {
+		if n.key == key {
+			return n.val
+		}
+	}
+	return nil
+}
+
+// SetValue keeps val with the call under key, in place of what it kept
+// there: the state of a policy about this one call, which lives as long
+// as the call, after the policy has returned too. The built-in policies
+// keep theirs so: the retry policy how many tries it made, which the
+// result's _meta, the logs, the [Observer] and the [Tracer] read; the
+// cache whether the answer came from it; the confirmation what
+// [Call.Confirm] does. A policy of [Options.Policies] may keep its own,
+// and a later policy or the tool read it.
+//
+// As with [context.WithValue], key must be comparable and should be of
+// a type of the caller's own package, so that no one else's key equals
+// it, and a value set again shadows the one before, which the call keeps
+// too: keep a pointer to state that changes, rather than setting it
+// again and again. SetValue and Value are safe for concurrent use.
+func (c *Call) SetValue(key, val any) {
+	if key == nil || !reflect.TypeOf(key).Comparable() {
+		panic("server: Call.SetValue with a key that is not comparable")
+	}
+	n := &valueNode{key: key, val: val}
+	for {
+		n.next = c.values.Load()
+		if c.values.CompareAndSwap(n.next, n) {
+			return
+		}
+	}
+}
+
+// valueNode is one value a call keeps, before those kept earlier.
+type valueNode struct {
+	key, val any
+	next     *valueNode
+}
+
 // cancelByClient cancels the call for its client, which cancelled it or
 // left: no response is due, and nothing more is sent about it.
 func (c *Call) cancelByClient() {
@@ -133,6 +184,7 @@ func (c *Call) quiet() bool {
 
 // finish gives back what an answered call held, but for its slot: its
 // places in line, its memory, its context, and its count in its session.
+// The goroutines the call ran (Go) have returned.
 func (c *Call) finish() {
 	c.srv.paths.release(c)
 	c.releaseMemory()

@@ -101,6 +101,10 @@
 // (trace.go). The server's own requests to the client (roots.go,
 // policy_confirm.go) go out through the peer too.
 //
+// A transport of one's own runs outside this package over any byte
+// stream, with [Server.Serve]; the peer contract of a transport of
+// single messages stays unexported, for the reasons transport.go gives.
+//
 // # Two eras
 //
 // A request of MCP 2026-07-28 says so in its params._meta and is served

@@ -80,12 +80,12 @@ type member struct {
 func parseEnvelope(line []byte) (envelope, *wireError) {
 	var env envelope
 	var top topMembers
-	i := skipSpace(line, 0)
+	i := jsonwire.SkipSpace(line, 0)
 	ok := i < len(line) && line[i] == '{' && utf8.Valid(line)
 	if ok {
 		var end int
 		end, ok = walkObject(line, i, 1, func(name string, v int) (int, bool) { return top.read(&env, line, name, v) })
-		ok = ok && skipSpace(line, end) == len(line)
+		ok = ok && jsonwire.SkipSpace(line, end) == len(line)
 	}
 	if !ok {
 		return envelope{}, lineError(line)
@@ -210,7 +210,7 @@ func lineError(line []byte) *wireError {
 	if !jsonwire.Valid(line) {
 		return &wireError{code: jsonrpc2.CodeParseError, message: "Parse error: " + describeJSONError(line)}
 	}
-	switch first := line[firstNonSpace(line)]; first {
+	switch first := line[jsonwire.SkipSpace(line, 0)]; first {
 	case '[':
 		return &wireError{code: jsonrpc2.CodeInvalidRequest,
 			message: "Invalid Request: batches are not supported; send one JSON-RPC message per line"}
@@ -231,7 +231,7 @@ func lineError(line []byte) *wireError {
 // bytes unless it has escapes, as viewString says; a value may start at
 // len(b), in a text cut short.
 func walkObject(b []byte, i, depth int, member func(name string, v int) (int, bool)) (int, bool) {
-	i = skipSpace(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
 	}
@@ -244,18 +244,18 @@ func walkObject(b []byte, i, depth int, member func(name string, v int) (int, bo
 			return end, false
 		}
 		name, _ := viewString(b[i:end])
-		if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
+		if i = jsonwire.SkipSpace(b, end); i >= len(b) || b[i] != ':' {
 			return i, false
 		}
-		if i, ok = member(name, skipSpace(b, i+1)); !ok {
+		if i, ok = member(name, jsonwire.SkipSpace(b, i+1)); !ok {
 			return i, false
 		}
-		if i = skipSpace(b, i); i >= len(b) {
+		if i = jsonwire.SkipSpace(b, i); i >= len(b) {
 			return i, false
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = jsonwire.SkipSpace(b, i+1)
 		case '}':
 			return i + 1, true
 		default:
@@ -401,17 +401,6 @@ func trimJSONPrefix(s string) string {
 	return s
 }
 
-// firstNonSpace returns the index of the first byte that is not JSON
-// white space. The line is known to be valid JSON, so there is one.
-func firstNonSpace(b []byte) int {
-	for i, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return i
-		}
-	}
-	return 0
-}
-
 // readParams walks the params object whose '{' is b[i], keeping the
 // members readParam keeps, and returns the index past it and whether it
 // is valid.
@@ -483,17 +472,17 @@ func (env *envelope) readArgument(b []byte, name string, v int) (int, bool) {
 // the end of the object, ok false and the index past its '}'. The name
 // shares b's bytes, as appendMembers says.
 func nextMember(b []byte, i int) (name string, value int, ok bool) {
-	i = skipSpace(b, i)
+	i = jsonwire.SkipSpace(b, i)
 	if b[i] == ',' {
-		i = skipSpace(b, i+1)
+		i = jsonwire.SkipSpace(b, i+1)
 	}
 	if b[i] == '}' {
 		return "", i + 1, false
 	}
-	end := skipValue(b, i)
+	end := jsonwire.Skip(b, i)
 	name, _ = viewString(b[i:end])
-	i = skipSpace(b, end)
-	return name, skipSpace(b, i+1), true // past ':'
+	i = jsonwire.SkipSpace(b, end)
+	return name, jsonwire.SkipSpace(b, i+1), true // past ':'
 }
 
 // appendMembers splits a valid JSON object into its top-level members,
@@ -505,50 +494,12 @@ func nextMember(b []byte, i int) (name string, value int, ok bool) {
 //	var buf [8]member
 //	for _, m := range appendMembers(buf[:0], obj) { ... }
 func appendMembers(out []member, obj []byte) []member {
-	for i := firstNonSpace(obj) + 1; ; {
+	for i := jsonwire.SkipSpace(obj, 0) + 1; ; {
 		name, v, ok := nextMember(obj, i)
 		if !ok {
 			return out
 		}
-		i = skipValue(obj, v)
+		i = jsonwire.Skip(obj, v)
 		out = append(out, member{name: name, value: obj[v:i]})
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the end of the JSON value starting at i in b, which is
-// known to be valid JSON.
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return jsonwire.StringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = skipValue(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	default:
-		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\r' && b[j] != '\n' {
-			j++
-		}
-		return j
 	}
 }

@@ -34,15 +34,17 @@ func (l *eventLog) callEvent(e *callEvent) {
 	case eventAnswered:
 		if e.status == "timeout" {
 			// Whatever stage the call was in (running, waiting in line or
-			// for the exclusive lock), as the timer's own line did.
-			l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", c.limit).Msg("call")
+			// for the exclusive lock).
+			if te := asTimeout(e.err); te != nil {
+				l.line(l.log.Warn(), c, stageExecute, e).Str("status", "timeout").Dur("limit", te.limit).Msg("call")
+			}
 		}
 		switch {
 		case e.status == "cancelled":
 			l.line(l.log.Info(), c, "respond", e).Msg("call cancelled; no response sent")
 		case e.status == "invalid_params":
 		case l.log.Debug().Enabled():
-			if c.cacheHit.Load() {
+			if _, hit := cacheOf(c); hit {
 				l.line(l.log.Debug(), c, stageExecute, e).Str("status", "cache_hit").Msg("call")
 			}
 			l.line(l.log.Debug(), c, "respond", e).Bool("is_error", e.result.IsError).Int("bytes", e.size()).Msg("call")
@@ -134,7 +136,7 @@ func (l eventLog) execute(e *callEvent) {
 	if !ev.Enabled() {
 		return
 	}
-	ev = l.line(ev, c, stageExecute, e).Int("attempts", max(int(c.attempts.Load()), 1))
+	ev = l.line(ev, c, stageExecute, e).Int("attempts", attemptsOf(c))
 	if e.err != nil {
 		ev.Str("status", "error").Str("error", clip(e.err.Error())).Msg("call")
 		return

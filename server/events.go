@@ -37,7 +37,7 @@ type callEvent struct {
 	// eventStage
 	stage      string
 	begin, end time.Time
-	err        error            // why the stage failed; nil when it did not
+	err        error            // why the stage failed, or what the call was answered with; nil when neither failed
 	report     schemagen.Report // validate: the coercions made
 
 	// eventAnswered
@@ -78,10 +78,14 @@ func (l *listeners) send(e *callEvent) {
 	}
 }
 
-// openStage is the stage a call is in, until it ends.
+// openStage is the stage a call is in, until it ends; or a stage that
+// failed (end and err set), which a policy may run again (a retry) before
+// the call is answered.
 type openStage struct {
 	name  string
 	begin time.Time
+	end   time.Time // when it failed
+	err   error     // why it failed; nil while it runs
 }
 
 // emit hands e to every listener. The caller holds c.mu.
@@ -113,6 +117,14 @@ func (c *Call) endStage(name string, err error) { c.endStageReport(name, err, sc
 // endStageReport is endStage with the report of the validate stage.
 func (c *Call) endStageReport(name string, err error, report schemagen.Report) {
 	if err == nil && !c.srv.listeners.stages {
+		if c.failed.Load() {
+			// A run that failed before this one succeeded: the failure is
+			// no longer the stage's.
+			c.mu.Lock()
+			c.stage = openStage{}
+			c.failed.Store(false)
+			c.mu.Unlock()
+		}
 		return
 	}
 	now := time.Now()
@@ -126,8 +138,28 @@ func (c *Call) endStageReport(name string, err error, report schemagen.Report) {
 		begin = c.stage.begin
 	}
 	c.stage = openStage{}
+	c.failed.Store(false)
 	e := callEvent{kind: eventStage, stage: name, begin: begin, end: now, err: err, report: report}
 	c.emit(&e)
+}
+
+// failStage records that the stage name failed with err, without
+// reporting it yet: a policy may run it again (a retry), and one stage
+// then spans every run, reported once it succeeds (endStage) or the call
+// is answered (close), with the error of its last run.
+func (c *Call) failStage(name string, err error) {
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done {
+		return
+	}
+	var begin time.Time
+	if c.stage.name == name {
+		begin = c.stage.begin
+	}
+	c.stage = openStage{name: name, begin: begin, end: now, err: err}
+	c.failed.Store(true)
 }
 
 // markStarted reports that a worker took the call up.
@@ -139,10 +171,12 @@ func (c *Call) markStarted() {
 	c.mu.Unlock()
 }
 
-// close marks the call answered and reports it: a stage still running is
-// cut short with err (the deadline passed), and from now on progress and
-// stages are dropped, so that nothing about the call follows its response.
-// It reports false, and does nothing, if the call was answered already.
+// close marks the call answered with err, and reports it: a stage still
+// running is cut short with err (the deadline passed), a stage that
+// failed is reported with its own error, and from now on progress and
+// stages are dropped, so that nothing about the call follows its
+// response. It reports false, and does nothing, if the call was answered
+// already.
 func (c *Call) close(e *callEvent, err error) bool {
 	now := time.Now()
 	c.mu.Lock()
@@ -150,13 +184,17 @@ func (c *Call) close(e *callEvent, err error) bool {
 	if c.done {
 		return false
 	}
-	if c.stage.name != "" {
-		st := callEvent{kind: eventStage, stage: c.stage.name, begin: c.stage.begin, end: now, err: err}
+	if st := c.stage; st.name != "" {
+		if st.err == nil {
+			st.end, st.err = now, err
+		}
+		ev := callEvent{kind: eventStage, stage: st.name, begin: st.begin, end: st.end, err: st.err}
 		c.stage = openStage{}
-		c.emit(&st)
+		c.emit(&ev)
 	}
 	c.done = true
 	e.kind = eventAnswered
+	e.err = err
 	c.emit(e)
 	return true
 }

@@ -1,10 +1,13 @@
 package server_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
@@ -58,4 +61,57 @@ func ExampleOptions_policies() {
 	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"shout is not allowed for this user; use greet instead"}],"isError":true}}
 	// greet {"name":"Ada"} failed=false
 	// shout {"name":"Ada"} failed=true
+}
+
+// A policy of your own can do what the server's timeout does: bound a
+// call and answer the model at once when its time is up, even for a tool
+// that ignores its context. It runs the rest of the chain with Call.Go,
+// which keeps the call's place among the calls running until the tool
+// returns, and returns whichever comes first: the tool's answer, or its
+// own sentence at the deadline.
+func ExamplePolicy_deadline() {
+	deadline := func(d time.Duration) server.Policy {
+		return func(next server.ToolHandler) server.ToolHandler {
+			return func(ctx context.Context, call *server.Call) (*server.CallToolResult, error) {
+				late := fmt.Errorf("%s took longer than %v and was stopped; try a smaller request", call.Tool, d)
+				ctx, cancel := context.WithTimeoutCause(ctx, d, late)
+				defer cancel()
+				var res *server.CallToolResult
+				var err error
+				done := call.Go(func() { res, err = next(ctx, call) })
+				select {
+				case <-done:
+				case <-ctx.Done():
+					if context.Cause(ctx) == late {
+						return nil, late // at once; what the tool returns later is dropped
+					}
+					<-done // cancelled by the client: the tool is told, and answers
+				}
+				return res, err
+			}
+		}
+	}
+	release := make(chan struct{})
+	srv := server.New(server.Options{Policies: []server.Policy{deadline(50 * time.Millisecond)}})
+	_ = server.AddTool(srv, server.ToolSpec{Name: "stubborn", Description: "Ignores its context.", Level: security.Read},
+		func(ctx context.Context, call *server.Call, in GreetArgs) (Greeting, error) {
+			<-release // whatever ctx says
+			return Greeting{Text: "too late"}, nil
+		})
+
+	inR, in := io.Pipe()
+	outR, out := io.Pipe()
+	served := make(chan error)
+	go func() { served <- srv.Serve(context.Background(), inR, out) }()
+	lines := bufio.NewScanner(outR)
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}`)
+	lines.Scan()
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":{"name":"Ada"}}}`)
+	lines.Scan()
+	fmt.Println(lines.Text()) // while the tool still waits for release
+	close(release)
+	in.Close()
+	<-served
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"stubborn took longer than 50ms and was stopped; try a smaller request"}],"isError":true}}
 }

@@ -15,6 +15,7 @@ var fuzzSeeds = []string{
 	`{"jsonrpc":"2.0","id":1e3,"method":"ping"}`,
 	`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
 	`{"jsonrpc":"2.0","id":1,"method":"ping"`,
+	`{"jsonrpc"`, `{"jsonrpc":"2.0","id" `, // cut short after a member's name
 	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}",
 	`{"jsonrpc":"2.0","id":{"a":"}"},"method":"ping"}`,
 	`  {"id" : 1 , "jsonrpc" : "2.0" , "method" : "p\u0069ng" }  `,

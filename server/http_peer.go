@@ -155,9 +155,10 @@ func (p *httpPeer) flushed(err error) error {
 	return nil
 }
 
-// answerEarly implements earlyAnswerer: the call is answered while its
-// tool still runs on the handler's goroutine, which therefore cannot read
-// the connection's next request. The response asks the client to close
+// answerEarly implements earlyAnswerer: the call is answered while a
+// goroutine of it still runs (Call.Go: its tool, past its deadline), and
+// the handler's goroutine waits for it before it returns, so it cannot
+// read the connection's next request. The response asks the client to close
 // the connection, so that its next request goes over another one rather
 // than waiting behind the tool.
 func (p *httpPeer) answerEarly() {

@@ -497,3 +497,49 @@ func waitForGoroutines(t *testing.T, before int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestAnHTTPCallAnsweredWhileItsToolRunsClosesItsConnectionAndNoOtherDoes:
+// the handler's goroutine waits for a tool that ignores its deadline, so
+// the timeout's reply asks the client to close the connection; a reply
+// whose call has ended keeps it open for the next request.
+func TestAnHTTPCallAnsweredWhileItsToolRunsClosesItsConnectionAndNoOtherDoes(t *testing.T) {
+	srv := New(Options{Logger: nopLogger(), ToolTimeout: 50 * time.Millisecond, MaxRepeats: -1})
+	release := make(chan struct{})
+	if err := AddTool(srv, ToolSpec{Name: "stubborn", Description: "Ignores its context."},
+		func(_ context.Context, _ *Call, in httpEchoIn) (httpEchoOut, error) {
+			if in.Text == "wait" {
+				<-release
+			}
+			return httpEchoOut(in), nil
+		}); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.HTTPHandler(HTTPOptions{}))
+	t.Cleanup(ts.Close)
+	t.Cleanup(func() { close(release) }) // first: the tool returns, then the server closes
+	call := func(text string) (*http.Response, string) {
+		req, err := http.NewRequest("POST", ts.URL, strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":{"text":"`+text+`"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json")
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, string(b)
+	}
+	if resp, body := call("now"); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"text":"now"`) || resp.Close {
+		t.Fatalf("a call that ended: %d, close %v: %s", resp.StatusCode, resp.Close, body)
+	}
+	if resp, body := call("wait"); !strings.Contains(body, "50ms") || !resp.Close {
+		t.Fatalf("a call answered while its tool runs: %d, close %v: %s", resp.StatusCode, resp.Close, body)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 )
 
 func TestTheLoopGuardStopsIdenticalCallsInARow(t *testing.T) {
@@ -35,28 +37,6 @@ func TestTheLoopGuardStopsIdenticalCallsInARow(t *testing.T) {
 	}
 }
 
-func TestCanonicalJSON(t *testing.T) {
-	cases := []struct{ a, b string }{
-		{`{"b":1,"a":2}`, `{"a":2,"b":1}`},
-		{`{"n":1}`, `{"n":1.0}`},
-		{`{"n":100}`, `{"n":1e2}`},
-		{`{"n":0.5}`, `{"n":5e-1}`},
-		{`{"l":[1,{"y":2,"x":1}]}`, `{"l":[1.00,{"x":1,"y":2}]}`},
-		{``, `{}`},
-	}
-	for _, tc := range cases {
-		if a, b := canonicalJSON([]byte(tc.a)), canonicalJSON([]byte(tc.b)); string(a) != string(b) {
-			t.Errorf("%s and %s differ: %s vs %s", tc.a, tc.b, a, b)
-		}
-	}
-	if a, b := canonicalJSON([]byte(`{"n":1}`)), canonicalJSON([]byte(`{"n":"1"}`)); string(a) == string(b) {
-		t.Error("a number and a string are the same")
-	}
-	if canonicalJSON([]byte(`{`)) != nil {
-		t.Error("invalid JSON has a canonical form")
-	}
-}
-
 // FuzzSameJSONAgreesWithCanonicalJSON holds the loop guard's comparison
 // to the canonical forms it replaces, on valid UTF-8 JSON texts whose
 // numbers it compares by value.
@@ -75,7 +55,7 @@ func FuzzSameJSONAgreesWithCanonicalJSON(f *testing.F) {
 				return
 			}
 		}
-		want := bytes.Equal(canonicalJSON([]byte(a)), canonicalJSON([]byte(b)))
+		want := bytes.Equal(jsonwire.Canonical([]byte(a)), jsonwire.Canonical([]byte(b)))
 		if got := sameJSON([]byte(a), []byte(b)); got != want {
 			t.Fatalf("sameJSON(%s, %s) = %v; canonical forms equal: %v", a, b, got, want)
 		}

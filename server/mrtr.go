@@ -175,7 +175,7 @@ func (s *Server) modernConfirm(c *Call) func(context.Context, string) error {
 		}
 		k := s.states
 		plan := hash([]byte(message))
-		args := hash(canonicalJSON(c.args))
+		args := hash(jsonwire.Canonical(c.args))
 		if c.requestState != "" {
 			p, err := k.open(c.requestState)
 			switch {

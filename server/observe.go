@@ -66,7 +66,8 @@ func (s *observerEvents) callEvent(e *callEvent) {
 		if !c.started {
 			return // refused before it ran: it never started either
 		}
+		cached, hit := cacheOf(c)
 		s.o.CallFinished(c.Tool, CallOutcome{Status: e.status, Duration: time.Since(c.received),
-			Attempts: max(int(c.attempts.Load()), 1), Cached: c.cached.Load(), CacheHit: c.cacheHit.Load()})
+			Attempts: attemptsOf(c), Cached: cached, CacheHit: hit})
 	}
 }

@@ -26,8 +26,10 @@ type Policy func(next ToolHandler) ToolHandler
 //
 //  1. Options.Policies, in their order;
 //  2. roots (roots.go): wait until the client's roots are known;
-//  3. timeout (policy_timeout.go): the call's deadline; when it passes
-//     the model is answered at once, whatever the tool does next;
+//  3. timeout (policy_timeout.go): the call's deadline; the rest runs on
+//     a goroutine of the call (Call.Go), and when the deadline passes
+//     the timeout is returned at once, through the policies outside it,
+//     whatever the tool does next;
 //  4. order (policy_order.go): wait until the earlier calls on the same
 //     targets are done;
 //  5. exclusive (policy_exclusive.go): an Exclusive tool runs alone;
@@ -45,6 +47,13 @@ type Policy func(next ToolHandler) ToolHandler
 // Every policy's state is the server's, shared by all sessions and
 // requests (scope.go): two HTTP requests changing one file are ordered as
 // two calls of one stdio session are.
+//
+// What a policy keeps about one call is kept with the call, under a key of
+// its own (Call.SetValue): the retry policy's count of tries, the cache's
+// hit, the order policy's places in line, what Call.Confirm does. No
+// built-in policy reaches the call by a way a policy of Options.Policies
+// has not: the exported Call API (Value, SetValue, SetConfirm, Go, Yield)
+// is all they use of it beyond what the reader built.
 func (s *Server) policies() ToolHandler {
 	h := ToolHandler(invoke)
 	h = retryPolicy(func(ctx context.Context, d time.Duration) error { return s.sleep(ctx, d) })(h)

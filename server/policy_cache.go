@@ -4,15 +4,19 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 	"github.com/stdiotools/toolserver/security"
 )
 
 // cachePolicy serves the reads of tools with a [ToolSpec.CacheTTL] from
 // the server's result cache, where identical calls in flight run once,
 // and makes every call that changes something (unless it is a dry run)
-// drop the cached results at, above or below its targets.
+// drop the cached results at, above or below its targets. A call of a
+// cached tool keeps a record (cacheUse) of whether its answer came from
+// the cache.
 func (s *Server) cachePolicy(next ToolHandler) ToolHandler {
 	cache := s.cache
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
@@ -25,17 +29,36 @@ func (s *Server) cachePolicy(next ToolHandler) ToolHandler {
 			}
 			return res, err
 		case spec.CacheTTL > 0:
-			c.cached.Store(true)
-			key := spec.Name + "\x00" + string(canonicalJSON(c.args))
+			rec := new(cacheUse)
+			c.SetValue(cacheKey{}, rec)
+			key := spec.Name + "\x00" + string(jsonwire.Canonical(c.args))
 			res, hit, err := cache.do(ctx, key, c.targets, spec.CacheTTL, c.Yield, func() (*CallToolResult, error) {
 				return next(ctx, c)
 			})
-			c.cacheHit.Store(hit)
+			rec.hit.Store(hit)
 			return res, err
 		default:
 			return next(ctx, c)
 		}
 	}
+}
+
+// cacheKey is the key of a call's cacheUse (Call.Value).
+type cacheKey struct{}
+
+// cacheUse is the cache policy's record of a call of a tool with a
+// result cache, which the logs, metrics and traces read.
+type cacheUse struct {
+	hit atomic.Bool // the answer came from the cache, or from an identical call in flight
+}
+
+// cacheOf reports whether the call's tool has a result cache, and
+// whether its answer came from it.
+func cacheOf(c *Call) (cached, hit bool) {
+	if u, ok := c.Value(cacheKey{}).(*cacheUse); ok {
+		return true, u.hit.Load()
+	}
+	return false, false
 }
 
 // resultCache keeps the results of read tools that declare a

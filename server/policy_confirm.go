@@ -12,12 +12,15 @@ import (
 // confirmations ([Options.ConfirmWrites] is off), the call is a dry run,
 // or the user accepted, and otherwise an error whose text tells the model
 // that nothing was changed and why. A tool calls it after checking its
-// arguments and before changing anything.
+// arguments and before changing anything. What it does is set by a
+// policy, with [Call.SetConfirm]: the server's own, or one of
+// [Options.Policies].
 func (c *Call) Confirm(ctx context.Context, message string) error {
-	if c.confirmer == nil {
+	ask := c.confirmer()
+	if ask == nil {
 		return nil
 	}
-	return c.confirmer(ctx, message)
+	return ask(ctx, message)
 }
 
 // Confirms reports whether Confirm asks the user: the server requires
@@ -25,11 +28,32 @@ func (c *Call) Confirm(ctx context.Context, message string) error {
 // while it changes something asks before it takes the lock, since the
 // user may take minutes to answer, and checks everything again once it
 // holds it.
-func (c *Call) Confirms() bool { return c != nil && c.confirmer != nil }
+func (c *Call) Confirms() bool { return c != nil && c.confirmer() != nil }
+
+// SetConfirm sets what [Call.Confirm] does for the rest of the call: ask
+// the user about message and return nil if they accept, or an error
+// whose text the model reads, saying that nothing was changed and why.
+// nil makes Confirm return nil at once, and Confirms false. The server's
+// confirmation policy sets it when [Options.ConfirmWrites] is on; on a
+// server without, a policy of [Options.Policies] may set it, to ask the
+// user its own way (a chat, a ticket).
+func (c *Call) SetConfirm(ask func(ctx context.Context, message string) error) {
+	c.SetValue(confirmKey{}, ask)
+}
+
+// confirmKey is the key of what Confirm does (Call.Value).
+type confirmKey struct{}
+
+// confirmer returns what Confirm does, or nil.
+func (c *Call) confirmer() func(context.Context, string) error {
+	ask, _ := c.Value(confirmKey{}).(func(context.Context, string) error)
+	return ask
+}
 
 // confirmPolicy makes [Call.Confirm] ask the user when the server
 // requires confirmations ([Options.ConfirmWrites]), except for a dry run,
-// which changes nothing.
+// which changes nothing: through the client's session, or in MCP
+// 2026-07-28 with a question in the answer (mrtr.go).
 func (s *Server) confirmPolicy(next ToolHandler) ToolHandler {
 	if !s.opts.ConfirmWrites {
 		return next
@@ -38,13 +62,13 @@ func (s *Server) confirmPolicy(next ToolHandler) ToolHandler {
 		switch {
 		case c.dryRun:
 		case c.modern:
-			c.confirmer = s.modernConfirm(c)
+			c.SetConfirm(s.modernConfirm(c))
 		case c.sess != nil:
-			c.confirmer = c.sess.confirm
+			c.SetConfirm(c.sess.confirm)
 		default:
 			// A legacy request without a session (stateless HTTP) has no
 			// channel to ask the user through.
-			c.confirmer = func(context.Context, string) error { return refusal(say(c.Lang(), msgCannotAsk)) }
+			c.SetConfirm(func(context.Context, string) error { return refusal(say(c.Lang(), msgCannotAsk)) })
 		}
 		return next(ctx, c)
 	}

@@ -38,7 +38,7 @@ func (s *Server) exclusivePolicy(next ToolHandler) ToolHandler {
 			// one to finish.
 			c.beginStage(stageWait)
 			var err error
-			s.withoutSlot(func() { err = s.alone.Acquire(ctx, n) })
+			c.Yield(func() { err = s.alone.Acquire(ctx, n) })
 			c.endStage(stageWait, err)
 			if err != nil {
 				// Timed out (the timeout policy answers) or cancelled.

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"math/big"
 	"slices"
 	"strconv"
@@ -52,14 +51,14 @@ func (g *loopGuard) same(args []byte) bool {
 }
 
 // sameJSON reports whether the valid JSON texts a and b hold the same
-// value, as their canonicalJSON forms are equal: objects with the same
+// value, as their canonical forms (jsonwire.Canonical) are equal: objects with the same
 // members in any order (the last value of a name given twice counting),
 // arrays item by item, strings once decoded, numbers by value (but for
 // numbers no tool takes, compared as text); empty text stands for {}.
 // Only the parts whose text differs are compared as values, the shortest
 // first, and strings only from where their texts differ, so that two
 // calls are told apart where they differ, however long their arguments
-// (the content of a file, which canonicalJSON decoded and encoded again
+// (the content of a file, which the canonical forms decoded and encoded again
 // whole, twice: a third of a second for 8 MiB).
 func sameJSON(a, b []byte) bool {
 	a, b = trimSpace(a), trimSpace(b)
@@ -154,44 +153,4 @@ func lastMembers(obj []byte) map[string][]byte {
 // trimSpace removes JSON whitespace at both ends of b.
 func trimSpace(b []byte) []byte {
 	return bytes.Trim(b, " \t\r\n")
-}
-
-// canonicalJSON returns raw with object keys sorted and numbers in one
-// form (1, 1.0 and 1e0 alike), or nil if it is not valid JSON.
-func canonicalJSON(raw []byte) []byte {
-	if len(raw) == 0 {
-		return []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil
-	}
-	b, err := json.Marshal(normalizeNumbers(v))
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// normalizeNumbers rewrites every json.Number in v as the shortest exact
-// form of its value.
-func normalizeNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if r, ok := new(big.Rat).SetString(string(x)); ok {
-			return json.Number(r.RatString())
-		}
-		return x
-	case map[string]any:
-		for k, e := range x {
-			x[k] = normalizeNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = normalizeNumbers(e)
-		}
-	}
-	return v
 }

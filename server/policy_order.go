@@ -15,20 +15,31 @@ import (
 // file keep changes apart (security.Sandbox.LockWrite).
 
 // admit takes the call's places in line, in the reader, so that two
-// writes to one target apply in arrival order. Only calls of tools that
-// change something stand in line.
+// writes to one target apply in arrival order, and keeps them with the
+// call (Call.SetValue). Only calls of tools that change something stand
+// in line.
 func (p *pathQueues) admit(c *Call) {
-	if c.tool.spec.Level != security.Read {
-		c.tickets = p.enqueue(c.targets)
+	if c.tool.spec.Level != security.Read && len(c.targets) > 0 {
+		c.SetValue(placesKey{}, p.enqueue(c.targets))
 	}
 }
 
+// placesKey is the key of a call's places in line (Call.Value).
+type placesKey struct{}
+
+// placesOf returns the call's places in line, or nil.
+func placesOf(c *Call) *places {
+	pl, _ := c.Value(placesKey{}).(*places)
+	return pl
+}
+
 // orderPolicy holds a call until it is first in line on each of its
-// targets. It waits without its slot: the calls ahead of it may need the
-// reader (a confirmation) to finish.
+// targets. It waits without its slot (Call.Yield): the calls ahead of it
+// may need the reader (a confirmation) to finish.
 func (s *Server) orderPolicy(next ToolHandler) ToolHandler {
 	return func(ctx context.Context, c *Call) (*CallToolResult, error) {
-		if len(c.tickets) == 0 {
+		pl := placesOf(c)
+		if pl == nil {
 			return next(ctx, c)
 		}
 		// The places are given back once the call is answered (Call.finish),
@@ -36,7 +47,7 @@ func (s *Server) orderPolicy(next ToolHandler) ToolHandler {
 		// response is out.
 		c.beginStage(stageWait)
 		var err error
-		s.withoutSlot(func() { err = wait(ctx, c.tickets) })
+		c.Yield(func() { err = wait(ctx, pl.tickets) })
 		if err == nil {
 			err = ctx.Err() // the turn came as the call was cancelled: it does not run
 		}
@@ -60,6 +71,13 @@ type pathQueues struct {
 	queues map[string][]*ticket
 }
 
+// places are a call's places in line, one in the queue of each of its
+// targets. release sets tickets to nil, under the pathQueues' mutex, once
+// the call has ended; the order policy reads them only before.
+type places struct {
+	tickets []*ticket
+}
+
 // ticket is a call's place in one path's queue.
 type ticket struct {
 	key   string
@@ -67,10 +85,7 @@ type ticket struct {
 }
 
 // enqueue takes a place in the queue of each key.
-func (p *pathQueues) enqueue(keys []string) []*ticket {
-	if len(keys) == 0 {
-		return nil
-	}
+func (p *pathQueues) enqueue(keys []string) *places {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.queues == nil {
@@ -85,7 +100,7 @@ func (p *pathQueues) enqueue(keys []string) []*ticket {
 		p.queues[k] = append(p.queues[k], t)
 		ts = append(ts, t)
 	}
-	return ts
+	return &places{tickets: ts}
 }
 
 // wait blocks until the call is first in every queue it stands in.
@@ -103,13 +118,14 @@ func wait(ctx context.Context, ts []*ticket) error {
 // release takes the call out of every queue it stands in and lets the
 // next call in each go. Releasing twice does nothing.
 func (p *pathQueues) release(c *Call) {
-	ts := c.tickets
-	if len(ts) == 0 {
+	pl := placesOf(c)
+	if pl == nil {
 		return
 	}
-	c.tickets = nil
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	ts := pl.tickets
+	pl.tickets = nil
 	for _, t := range ts {
 		q := p.queues[t.key]
 		for i, u := range q {

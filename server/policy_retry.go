@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/stdiotools/toolserver/security"
@@ -55,37 +56,62 @@ func attempts(spec ToolSpec) int {
 // sleep: exponential backoff from retryBase, with jitter. It stops as soon
 // as the call's context ends, so a call that ran out of time or was
 // cancelled is never tried again. Only the last error reaches the model.
+//
+// Its state is its own: the count of tries lives in its loop, and a call
+// tried more than once keeps a record of them (tries, under triesKey),
+// which the answer writes into the result's _meta ([MetaExecution]) and
+// the logs, metrics and traces read. The tool stage needs no word from
+// it: it validates a call's arguments once however often it runs, and
+// gives back the memory a failed run reserved.
 func retryPolicy(sleep func(context.Context, time.Duration) error) Policy {
 	return func(next ToolHandler) ToolHandler {
 		return func(ctx context.Context, c *Call) (*CallToolResult, error) {
-			c.firstTry = time.Now()
-			for n := int32(1); ; n++ {
-				c.attempts.Store(n)
-				res, err := next(ctx, c)
-				if !c.willRetry(err) {
-					return res, err
-				}
-				// What the failed try reserved held data it dropped; the
-				// next try reserves its own. Kept, it would add up over the
-				// tries, to the whole budget, which other calls wait for.
-				c.releaseMemory()
+			first := time.Now()
+			res, err := next(ctx, c)
+			most := int32(attempts(c.tool.spec))
+			if err == nil || most == 1 || !isTransient(err) {
+				return res, err
+			}
+			var rec *tries // kept once a second try begins
+			for n := int32(1); n < most; n++ {
 				d := retryBase << (n - 1)
 				d = d/2 + rand.N(d/2+1) // jitter, so that retries of many calls spread out
 				if sleep(ctx, d) != nil {
-					return res, err
+					break
+				}
+				if rec == nil {
+					rec = &tries{first: first}
+					rec.n.Store(n + 1) // before it is kept, so that no reader sees 0
+					c.SetValue(triesKey{}, rec)
+				} else {
+					rec.n.Store(n + 1)
+				}
+				if res, err = next(ctx, c); err == nil || !isTransient(err) {
+					break
 				}
 			}
+			return res, err
 		}
 	}
 }
 
-// willRetry reports whether the retry policy tries the call again after
-// its current try failed with err: the error is [Transient] and tries are
-// left. The tool's handler asks it too, to keep one execute stage across
-// the tries.
-func (c *Call) willRetry(err error) bool {
-	n := c.attempts.Load()
-	return err != nil && n >= 1 && n < int32(attempts(c.tool.spec)) && isTransient(err)
+// triesKey is the key of a call's tries (Call.Value).
+type triesKey struct{}
+
+// tries is the retry policy's record of a call it ran more than once: a
+// call has one only from its second try on.
+type tries struct {
+	first time.Time    // when the first try began
+	n     atomic.Int32 // tries begun so far
+}
+
+// attemptsOf returns how many times the call's tool ran: 1 unless the
+// retry policy tried it again.
+func attemptsOf(c *Call) int {
+	if t, ok := c.Value(triesKey{}).(*tries); ok {
+		return int(t.n.Load())
+	}
+	return 1
 }
 
 // sleepCtx waits for d or until ctx ends.

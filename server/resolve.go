@@ -193,15 +193,15 @@ const maxTargetsScanned = 8
 // arrayElements splits a valid JSON array into its elements.
 func arrayElements(arr []byte) [][]byte {
 	var out [][]byte
-	i := skipSpace(arr, 1)
+	i := jsonwire.SkipSpace(arr, 1)
 	for i < len(arr) && arr[i] != ']' {
 		if arr[i] == ',' {
-			i = skipSpace(arr, i+1)
+			i = jsonwire.SkipSpace(arr, i+1)
 			continue
 		}
-		end := skipValue(arr, i)
+		end := jsonwire.Skip(arr, i)
 		out = append(out, arr[i:end])
-		i = skipSpace(arr, end)
+		i = jsonwire.SkipSpace(arr, end)
 	}
 	return out
 }
@@ -214,10 +214,11 @@ func badParams(format string, a ...any) *wireError {
 // CallTool runs one tool call outside any session, with exactly the
 // checks of the protocol path: the arguments are validated, the call runs
 // under its deadline, through [Options.Policies], and is retried as its
-// [ToolSpec] allows. The error
-// reports a request MCP would refuse with a JSON-RPC error (an unknown
-// tool, arguments that are not an object); everything else is in the
-// result.
+// [ToolSpec] allows. The error reports a request MCP would refuse with a
+// JSON-RPC error (an unknown tool, arguments that are not an object);
+// everything else is in the result. It returns once the call has ended:
+// for a tool that ignores its context, the result says it ran out of
+// time, and comes when the tool returns.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*CallToolResult, error) {
 	args = bytes.TrimSpace(args)
 	if len(args) > 0 && !jsonwire.Valid(args) {
@@ -228,24 +229,19 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 		return nil, errors.New(werr.message)
 	}
 	if s.opts.ConfirmWrites && !c.dryRun {
-		c.confirmer = func(context.Context, string) error {
+		c.SetConfirm(func(context.Context, string) error {
 			return refusal(say(c.Lang(), msgNoSession))
-		}
+		})
 	}
-	c.limit = s.timeout(c.tool)
-	ctx, cancel := context.WithTimeout(ctx, c.limit)
-	defer cancel()
-	c.ctx, c.cancel = ctx, cancel
-	h := retryPolicy(s.sleep)(invoke)
+	c.ctx, c.cancel = context.WithCancel(ctx)
+	defer c.cancel()
+	h := s.timeoutPolicy(retryPolicy(s.sleep)(invoke))
 	for i := len(s.opts.Policies) - 1; i >= 0; i-- {
 		h = s.opts.Policies[i](h)
 	}
-	res, err := s.safely(ctx, h, c)
+	res, err := s.safely(c.ctx, h, c)
+	c.goroutines.Wait()
 	c.releaseMemory()
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		c.timedOut.Store(true)
-		res, err = nil, &timeoutError{tool: c.Tool, limit: c.limit}
-	}
 	res, status := s.outcome(c, res, err)
 	c.close(&callEvent{status: status, result: res}, err)
 	return res, nil

@@ -147,3 +147,66 @@ func TestATryGivesBackTheMemoryItReservedBeforeTheNext(t *testing.T) {
 		t.Fatal("the budget was not given back whole after the call")
 	}
 }
+
+func TestATryGivesBackOnlyTheMemoryItReservedItself(t *testing.T) {
+	// A policy around the tool reserves 300 bytes for the whole call;
+	// each failed try gives back its own 400 and nothing of the policy's,
+	// so every try holds 700, and the call gives back all of it at its end.
+	holdForCall := func(next ToolHandler) ToolHandler {
+		return func(ctx context.Context, c *Call) (*CallToolResult, error) {
+			if err := c.Reserve(ctx, 300); err != nil {
+				return nil, err
+			}
+			return next(ctx, c)
+		}
+	}
+	srv := New(Options{MemoryBudget: 1000, Policies: []Policy{holdForCall}})
+	srv.sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	var held []int64
+	tries := 0
+	if err := AddTool(srv, ToolSpec{Name: "f", Description: "d", Level: security.Read}, func(ctx context.Context, call *Call, in flakyArgs) (flakyOut, error) {
+		tries++
+		if err := call.Reserve(ctx, 400); err != nil {
+			return flakyOut{}, err
+		}
+		call.mu.Lock()
+		held = append(held, call.reserved)
+		call.mu.Unlock()
+		if tries <= in.Fail {
+			return flakyOut{}, Transient(errors.New("the file is busy"))
+		}
+		return flakyOut{Tries: tries}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := srv.CallTool(context.Background(), "f", json.RawMessage(`{"fail":2}`))
+	if res.IsError || len(held) != 3 {
+		t.Fatalf("%d tries: %+v", len(held), res)
+	}
+	for i, n := range held {
+		if n != 700 {
+			t.Errorf("try %d held %d bytes, want 700", i+1, n)
+		}
+	}
+	if !srv.budget.TryAcquire(1000) {
+		t.Fatal("the budget was not given back whole after the call")
+	}
+}
+
+// TestACallTriedOnceCarriesNoRecordOfTries: a transient failure whose
+// wait before the next try is cut short (the call ran out of time, or was
+// cancelled) ran once, and its result says nothing of tries; one tried
+// again says how often.
+func TestACallTriedOnceCarriesNoRecordOfTries(t *testing.T) {
+	srv, _ := flaky(t, ToolSpec{Name: "f", Description: "d", Level: security.Read}, Transient(errors.New("the file is busy")))
+	srv.sleep = func(context.Context, time.Duration) error { return context.Canceled }
+	res, _ := srv.CallTool(context.Background(), "f", json.RawMessage(`{"fail":1}`))
+	if _, ok := res.Meta[MetaExecution]; ok || !res.IsError {
+		t.Fatalf("a call tried once: %+v", res)
+	}
+	srv, _ = flaky(t, ToolSpec{Name: "f", Description: "d", Level: security.Read}, Transient(errors.New("the file is busy")))
+	res, _ = srv.CallTool(context.Background(), "f", json.RawMessage(`{"fail":1}`))
+	if ex, ok := res.Meta[MetaExecution].(map[string]any); !ok || ex["attempts"] != 2 || res.IsError {
+		t.Fatalf("a call tried twice: %+v", res)
+	}
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -88,7 +89,11 @@ type Options struct {
 	Tracer Tracer
 	// Policies are applied around every tool call, first to last, outside
 	// the server's own (see [Policy]): an audit log or an authorization
-	// check, for instance.
+	// check, for instance. They see the answers of the server's own,
+	// its timeout included, and can do what those do with the exported
+	// API: keep state about a call ([Call.SetValue]), decide what
+	// [Call.Confirm] does ([Call.SetConfirm]), and answer before the tool
+	// returns while it keeps its place ([Call.Go]).
 	Policies []Policy
 	// Now is the clock of the rate limit; default time.Now. Tests set it.
 	Now func() time.Time
@@ -148,14 +153,16 @@ func (o *Options) maxLevel() security.Level {
 // limits and loop guards, the cache and the memory budget are one for
 // all of them.
 type Server struct {
-	opts   Options
-	log    zerolog.Logger
-	tools  registry
-	sleep  func(context.Context, time.Duration) error // between retries; tests replace it
-	cache  *resultCache
-	budget *semaphore.Weighted // the memory the calls share (budget.go)
-	states *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
-	handle ToolHandler         // the policies around the tools, built once (policy.go)
+	opts    Options
+	log     zerolog.Logger
+	tools   registry
+	sleep   func(context.Context, time.Duration) error // between retries; tests replace it
+	cache   *resultCache
+	budget  *semaphore.Weighted // the memory the calls share (budget.go)
+	states  *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
+	handle  ToolHandler         // the policies around the tools, built once (policy.go)
+	runners *runners            // the goroutines of Call.Go (worker.go)
+	timers  sync.Pool           // of *time.Timer, for the calls' deadlines (policy_timeout.go)
 
 	// The process scope of the calls (scope.go).
 	slots      chan struct{}       // one token per call running (worker.go)
@@ -224,6 +231,8 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
 	s.slots = make(chan struct{}, opts.MaxInFlight)
+	s.runners = newRunners(opts.MaxInFlight)
+	runtime.AddCleanup(s, func(jobs chan job) { close(jobs) }, s.runners.jobs)
 	s.line = callQueue{maxCalls: opts.MaxQueued, maxBytes: opts.MaxQueuedBytes}
 	s.alone = newExclusive()
 	if len(opts.Tools) > 0 || len(opts.DisableTools) > 0 {

@@ -85,8 +85,8 @@ func (s *traceEvents) callEvent(e *callEvent) {
 		case e.status != "ok":
 			sp.Error = shortenString(resultText(e.result), maxSpanError)
 		}
-		sp.Attempts = max(int(c.attempts.Load()), 1)
-		sp.CacheHit = c.cacheHit.Load()
+		sp.Attempts = attemptsOf(c)
+		_, sp.CacheHit = cacheOf(c)
 		s.t.CallTraced(sp)
 	}
 }

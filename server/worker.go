@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"runtime/debug"
+	"sync/atomic"
 )
 
 // This file runs admitted calls. The server has MaxInFlight slots, one
@@ -92,9 +93,13 @@ func (s *session) run(c *Call) {
 }
 
 // serveCall runs a call through the policies to its tool, answers it,
-// and gives back what it held.
+// and gives back what it held once the goroutines it ran (Call.Go) have
+// returned too: a tool that ignores its context, and was answered for at
+// its deadline, keeps its slot, its memory and its places in line until
+// it returns, so that no call runs beside it that would not otherwise.
 func (s *Server) serveCall(c *Call) {
 	defer func() {
+		c.goroutines.Wait()
 		c.finish()
 		s.releaseSlot()
 	}()
@@ -125,6 +130,99 @@ func (c *Call) Yield(wait func()) {
 		return
 	}
 	c.srv.withoutSlot(wait)
+}
+
+// Go runs f on a goroutine of its own, as part of the call, and returns
+// a channel that is closed once f has returned. The call gives back what
+// it holds (its place among the calls running, its memory, its places in
+// line on its targets) only once it has been answered and f has
+// returned. A policy that answers without waiting for all it started, as
+// a timeout answers for a tool that ignores its context, runs that with
+// Go, so that the tool keeps its place until it ends and no call runs
+// beside it that would not otherwise. Call Go while the call runs: from a
+// policy or the tool, or from a function Go runs.
+//
+// The goroutine comes from the server's idle ones when there is one, so
+// that the deep calls of validation do not grow a fresh stack each time.
+// A panic in f ends f and is logged with its stack; it does not answer
+// the call, so f should turn one into the error it returns (a panic of
+// the tool's own function is one already, when the server's timeout
+// runs it).
+func (c *Call) Go(f func()) <-chan struct{} {
+	c.goroutines.Add(1)
+	c.running.Add(1)
+	j := job{c: c, f: f, done: make(chan struct{})}
+	if c.srv == nil {
+		go j.run()
+	} else {
+		c.srv.runners.start(j)
+	}
+	return j.done
+}
+
+// job is a function a call runs with Go.
+type job struct {
+	c    *Call
+	f    func()
+	done chan struct{}
+}
+
+// run runs the job and marks it done, a panic included: in its call
+// first, so that whoever sees done sees the call's count without it.
+func (j job) run() {
+	defer func() {
+		if r := recover(); r != nil && j.c.srv != nil {
+			j.c.srv.log.Error().Str("tool", j.c.Tool).Interface("panic", r).Str("stack", string(debug.Stack())).
+				Msg("a function run for a call panicked")
+		}
+		j.c.running.Add(-1)
+		j.c.goroutines.Done()
+		close(j.done)
+	}()
+	j.f()
+}
+
+// runners are the goroutines that run the jobs of calls (Call.Go), kept
+// when idle, up to max of them: the calls running are never more than
+// the slots. They hold no reference to the server, so that a server no
+// one uses any more is collected, and its cleanup closes jobs, which
+// ends them.
+type runners struct {
+	jobs chan job // an idle runner waits here
+	idle atomic.Int32
+	max  int32
+}
+
+func newRunners(max int) *runners {
+	return &runners{jobs: make(chan job), max: int32(max)}
+}
+
+// start hands j to an idle runner, or starts one.
+func (r *runners) start(j job) {
+	select {
+	case r.jobs <- j:
+	default:
+		go r.loop(j)
+	}
+}
+
+// loop runs j, then the jobs handed to it while it is one of the idle
+// runners kept.
+func (r *runners) loop(j job) {
+	for {
+		j.run()
+		j = job{} // hold nothing of the call while idle
+		if r.idle.Add(1) > r.max {
+			r.idle.Add(-1)
+			return
+		}
+		var ok bool
+		j, ok = <-r.jobs
+		r.idle.Add(-1)
+		if !ok {
+			return
+		}
+	}
 }
 
 // withoutSlot runs wait, which waits for the client or for other calls,

@@ -19,7 +19,11 @@
 // on long strings such as the content of a file written through a tool:
 // [Valid] says what json.Valid says, [StringEnd] finds where a string
 // ends, and [DecodeObject] decodes an object as a json.Decoder with
-// UseNumber does.
+// UseNumber does. [ValueEnd] walks a text it checks as it goes, and
+// [Skip] and [SkipSpace] one already checked, as the server splits the
+// members of a request it read whole. [Canonical] writes a value in the
+// one form that two texts of the same value share, by which the server
+// knows a call's arguments.
 package jsonwire
 
 import (

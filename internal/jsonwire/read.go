@@ -217,6 +217,51 @@ func unit(s []byte, i int) (rune, int) {
 	return utf8.DecodeRune(s[i:])
 }
 
+// SkipSpace returns the index of the first byte from i on that is not
+// JSON whitespace, or len(data).
+func SkipSpace(data []byte, i int) int { return skipSpace(data, i) }
+
+// Skip returns the index just past the JSON value that starts at data[i],
+// in text known to be valid (checked whole by [Valid], [ValueEnd] or a
+// caller's walk), as [StringEnd] does for a string: it checks nothing,
+// and so crosses a value with a search for each string's closing quote
+// and a look at each byte between strings. A caller that splits an
+// object it checked before, such as the arguments of a call, walks it
+// with Skip and SkipSpace; a text not yet checked is walked with
+// ValueEnd. On text that is not valid the index means nothing, but Skip
+// never panics and never returns more than len(data).
+func Skip(data []byte, i int) int {
+	if i >= len(data) {
+		return len(data)
+	}
+	switch data[i] {
+	case '"':
+		return StringEnd(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				j = StringEnd(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(data)
+	default:
+		j := i
+		for j < len(data) && data[j] != ',' && data[j] != '}' && data[j] != ']' && data[j] != ' ' && data[j] != '\t' && data[j] != '\r' && data[j] != '\n' {
+			j++
+		}
+		return j
+	}
+}
+
 // skipSpace returns the index of the first byte from i on that is not
 // JSON whitespace.
 func skipSpace(data []byte, i int) int {

@@ -297,3 +297,57 @@ func FuzzDecodeObject(f *testing.F) {
 		}
 	})
 }
+
+// skipAgrees fails t unless Skip finds, in valid text, the end ValueEnd
+// finds, from the first value and from every value after a comma or a
+// colon.
+func skipAgrees(t *testing.T, data []byte) {
+	t.Helper()
+	if !json.Valid(data) {
+		_ = Skip(data, 0) // never panics
+		return
+	}
+	for i := range data {
+		if i > 0 && data[i-1] != ',' && data[i-1] != ':' && data[i-1] != '[' {
+			continue
+		}
+		j := SkipSpace(data, i)
+		if j == len(data) || data[j] == '}' || data[j] == ']' || i > 0 && insideString(data, i) {
+			continue
+		}
+		want, _ := ValueEnd(data, j, 0)
+		if got := Skip(data, j); got != want {
+			t.Fatalf("Skip(%q, %d) = %d; ValueEnd: %d", data, j, got, want)
+		}
+	}
+}
+
+// insideString reports whether data[i] lies inside a string of the valid
+// text data.
+func insideString(data []byte, i int) bool {
+	for j := 0; j < i; j++ {
+		if data[j] == '"' {
+			end := StringEnd(data, j)
+			if i < end {
+				return true
+			}
+			j = end - 1
+		}
+	}
+	return false
+}
+
+func TestSkipFindsWhatValueEndFinds(t *testing.T) {
+	for _, s := range readSeeds {
+		skipAgrees(t, []byte(s))
+	}
+}
+
+// FuzzSkip holds Skip to ValueEnd on valid text, and to never panicking
+// on the rest.
+func FuzzSkip(f *testing.F) {
+	for _, s := range readSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { skipAgrees(t, data) })
+}
