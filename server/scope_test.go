@@ -281,3 +281,33 @@ func TestPrincipalsPastMaxPrincipalsShareOne(t *testing.T) {
 		t.Fatalf("%d principals remembered, want maxPrincipals and the shared one", len(p.m))
 	}
 }
+
+func TestATimedOutCallEndsItsStreamedHTTPReply(t *testing.T) {
+	srv := New(Options{Logger: nopLogger()})
+	stuck := make(chan struct{})
+	t.Cleanup(func() { close(stuck) })
+	if err := AddTool(srv, ToolSpec{Name: "stuck", Description: "Reports progress, then ignores its context.", Timeout: 100 * time.Millisecond},
+		func(ctx context.Context, c *Call, in scopeIn) (scopeOut, error) {
+			c.Progress(1, 2, "started")
+			<-stuck
+			return scopeOut{}, nil
+		}); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.HTTPHandler(HTTPOptions{}))
+	defer ts.Close()
+	// The progress notification turns the reply into an SSE stream; the
+	// timeout's answer must end it, though the tool still runs.
+	body := make(chan string, 1)
+	go func() {
+		body <- post(t, ts, "POST", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stuck","arguments":{"path":"x"},"_meta":{"progressToken":"p"}}}`, nil).body
+	}()
+	select {
+	case b := <-body:
+		if !strings.Contains(b, "event: message") || !strings.Contains(b, "did not finish within 100ms") {
+			t.Fatalf("body: %s", b)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the reply was not ended a minute after the call's 100ms ran out")
+	}
+}

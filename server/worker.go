@@ -99,9 +99,20 @@ func (s *session) run(c *Call) {
 // it returns, so that no call runs beside it that would not otherwise.
 func (s *Server) serveCall(c *Call) {
 	defer func() {
-		c.goroutines.Wait()
-		c.finish()
-		s.releaseSlot()
+		end := func() {
+			c.goroutines.Wait()
+			c.finish()
+			s.releaseSlot()
+		}
+		if c.sess == nil && c.running.Load() > 0 {
+			// An HTTP call answered while a goroutine of it runs (a tool
+			// its timeout gave up on): the handler's goroutine returns,
+			// which ends a reply streamed as SSE, and the call keeps
+			// what it holds until that goroutine ends.
+			go end()
+			return
+		}
+		end()
 	}()
 	c.slot = true
 	if err := c.ctx.Err(); err != nil {
