@@ -77,8 +77,11 @@ func TestHTTPSlowClientsHoldNoPlaceAGoodRequestNeeds(t *testing.T) {
 			"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000", `{"jsonrpc":"2.0","id":1,`))
 	}
 	time.Sleep(50 * time.Millisecond) // they are all being read
+	// As many good requests at once as there are places: any 503 means
+	// a slow client held a place (more good requests than places may
+	// rightly be turned away, whenever they happen to overlap).
 	var wg sync.WaitGroup
-	for i := range 8 {
+	for i := range 4 {
 		wg.Go(func() {
 			r := post(t, ts, "POST", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi_%d"}}}`, i, i), nil)
 			if r.status != http.StatusOK || !strings.Contains(r.body, fmt.Sprintf(`"text":"hi_%d"`, i)) {
