@@ -161,7 +161,11 @@ var differentials = sync.OnceValue(func() map[string]differential {
 			if err != nil {
 				continue // an input type whose default an output schema refuses, say
 			}
-			sch, err := compileSanthosh(s.JSON())
+			doc, err := document(s.root, s.input, true)
+			if err != nil {
+				panic(fmt.Sprintf("the enforced document of %s: %v", name, err))
+			}
+			sch, err := compileSanthosh(doc)
 			if err != nil {
 				panic(fmt.Sprintf("santhosh refuses the schema of %s: %v", name, err))
 			}

@@ -19,8 +19,9 @@
 //
 // The schema of a struct is a JSON Schema 2020-12 object written inline:
 // no $ref, $defs, $schema or $id. Properties appear in the order of the
-// struct's fields; every object, including nested structs and the elements
-// of slices of structs, has "additionalProperties": false. Property names
+// struct's fields, and no others are accepted in any object, including
+// nested structs and the elements of slices of structs (see "What a
+// document leaves out" for why the document does not say so). Property names
 // come from json tags; fields tagged json:"-" and unexported fields are
 // left out, and embedded structs have their fields promoted as
 // encoding/json does. Two fields with the same JSON name are an error.
@@ -106,6 +107,25 @@
 // Map keys are ident unless keychars says otherwise. Values of any and
 // json.RawMessage fields are not checked: avoid them for untrusted text.
 //
+// # What a document leaves out
+//
+// A host sends every tool's input schema to the model on every turn of a
+// conversation, so a document carries what a model needs to form a valid
+// call and leaves out three rules that Decode enforces whatever the
+// document says, each with an error that says what to fix:
+//
+//   - the character classes (see above);
+//   - "additionalProperties": false: a name the struct does not declare is
+//     refused with the name it was probably meant to be, or the names
+//     allowed (the keyword costs 28 bytes an object);
+//   - "minLength": 1: an empty string is refused as empty. Any other
+//     minLength is published.
+//
+// Output documents leave out "additionalProperties": false too: the
+// server writes only the fields declared. A library user's tools get the
+// same economy without doing anything; a rule that a model should read
+// goes into the field's description.
+//
 // # Output schemas
 //
 // [NewOutput] describes a tool's result with the same rules, except that
@@ -136,7 +156,7 @@
 //
 // Validation then walks the same tree of nodes the schema document was
 // written from, applying each keyword of the document as JSON Schema
-// 2020-12 does, so what the model reads is what is enforced: types (2.0
+// 2020-12 does, so what the model reads is enforced: types (2.0
 // and 1e3 are integers), enums (1 equals 1.0), bounds compared exactly
 // with the literal sent, lengths in characters, patterns, the date-time
 // format of RFC 3339, required and unknown properties. A differential

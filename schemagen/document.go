@@ -19,8 +19,14 @@ import (
 // The root has no "$schema": MCP's default dialect is JSON Schema 2020-12
 // already, and clients that validate with a draft-07 validator (Ajv's
 // default) refuse a 2020-12 "$schema" they do not know.
-func document(root *node, input bool) ([]byte, error) {
-	w := docWriter{input: input}
+//
+// The document published leaves out the rules that Decode enforces
+// whatever a document says, with an error that says what to fix (see
+// "What a document leaves out" in doc.go): "additionalProperties": false
+// and "minLength": 1. With enforced set they are written, for tests that
+// hold the validator to another validator reading the same rules.
+func document(root *node, input, enforced bool) ([]byte, error) {
+	w := docWriter{input: input, enforced: enforced}
 	b := w.schema(make([]byte, 0, 1024), root, nil)
 	if w.err != nil {
 		return nil, fmt.Errorf("encoding the schema: %w", w.err)
@@ -30,8 +36,9 @@ func document(root *node, input bool) ([]byte, error) {
 
 // docWriter writes the schemas of a document.
 type docWriter struct {
-	input bool
-	err   error // from encoding a default or an enum
+	input    bool
+	enforced bool  // write the rules a published document leaves out
+	err      error // from encoding a default or an enum
 }
 
 // schema appends the schema of node n, which is the node of property f
@@ -93,8 +100,10 @@ func (w *docWriter) schema(b []byte, n *node, f *field) []byte {
 			b = w.schema(b, p.node, p)
 		}
 		b = append(b, '}')
-		key("additionalProperties")
-		b = append(b, "false"...)
+		if w.enforced {
+			key("additionalProperties")
+			b = append(b, "false"...)
+		}
 	case jMap:
 		// A map of any takes any value, which an absent keyword says.
 		if n.elem.kind != jAny || n.elem.ptrs > 0 {
@@ -114,7 +123,9 @@ func (w *docWriter) schema(b []byte, n *node, f *field) []byte {
 	num("minimum", n.minimum)
 	num("exclusiveMinimum", n.exclusiveMinimum)
 	count("maxLength", n.maxLength)
-	count("minLength", n.minLength)
+	if w.enforced || n.minLength == nil || *n.minLength != 1 {
+		count("minLength", n.minLength)
+	}
 	// A character class is enforced and not published (see "Character
 	// classes" in the package doc); a pattern the tool's author wrote is.
 	if n.userPattern != "" {

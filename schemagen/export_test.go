@@ -22,8 +22,8 @@ func DocumentTypes() []reflect.Type {
 // print, as the document writer does.
 func EscapeInvisible(b []byte) []byte { return escapeInvisible(b, 0) }
 
-// WriteDocument writes the document of s afresh.
-func WriteDocument(s *Schema) (json.RawMessage, error) { return document(s.root, s.input) }
+// WriteDocument writes the published document of s afresh.
+func WriteDocument(s *Schema) (json.RawMessage, error) { return document(s.root, s.input, false) }
 
 // EditIn is the arguments of the edit tool of the fixtures.
 type EditIn = editIn

@@ -77,7 +77,7 @@ func build(t reflect.Type, input bool, fn string) (*Schema, error) {
 	if err := checkDefaults(root); err != nil {
 		return nil, wrap(err)
 	}
-	doc, err := document(root, input)
+	doc, err := document(root, input, false)
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -77,21 +77,30 @@ func TestSchemaShape(t *testing.T) {
 			}
 		}
 	})
-	t.Run("every object forbids additional properties", func(t *testing.T) {
-		var visit func(v any, at string)
-		visit = func(v any, at string) {
+	t.Run("every object forbids additional properties where enforced, and says so only there", func(t *testing.T) {
+		enforced, err := document(s.root, s.input, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var full map[string]any
+		if err := json.Unmarshal(enforced, &full); err != nil {
+			t.Fatal(err)
+		}
+		var visit func(v any, at string, want any)
+		visit = func(v any, at string, want any) {
 			m, ok := v.(map[string]any)
 			if !ok {
 				return
 			}
-			if m["type"] == "object" && m["properties"] != nil && m["additionalProperties"] != false {
-				t.Errorf("object at %s allows additional properties", at)
+			if m["type"] == "object" && m["properties"] != nil && m["additionalProperties"] != want {
+				t.Errorf("object at %s: additionalProperties %v, want %v", at, m["additionalProperties"], want)
 			}
 			for k, e := range m {
-				visit(e, at+"/"+k)
+				visit(e, at+"/"+k, want)
 			}
 		}
-		visit(doc, "")
+		visit(full, "", false)
+		visit(doc, "", nil)
 	})
 	t.Run("properties follow the struct's field order", func(t *testing.T) {
 		want := []string{"path", "mode", "edits", "include", "limit", "level", "owner", "ratio", "options", "env", "formula", "tag", "big"}
@@ -149,6 +158,8 @@ func TestSchemaKeywords(t *testing.T) {
 		Embedded   `json:"embedded,omitempty"`
 		Numbers    []float32 `json:"numbers,omitempty" minimum:"-1.5" maximum:"1.5" enum:"-1.5,0,1.5"`
 		PointerDef *int      `json:"pointer_def" default:"7"`
+		NonEmpty   string    `json:"non_empty,omitempty" chars:"text" minLength:"1" maxLength:"9"`
+		Two        string    `json:"two,omitempty" chars:"text" minLength:"2"`
 	}
 	s, err := For[in]()
 	if err != nil {
@@ -183,12 +194,14 @@ func TestSchemaKeywords(t *testing.T) {
 		{name: "a pattern tag replaces the class pattern", prop: "patterned",
 			want: `{"type":"string","pattern":"^v[0-9]+$"}`},
 		{name: "a slice of struct pointers is an array of objects", prop: "items",
-			want: `{"items":{"properties":{"a":{"type":"string"}},"additionalProperties":false,"type":"object","required":["a"]},"type":"array"}`},
+			want: `{"items":{"properties":{"a":{"type":"string"}},"type":"object","required":["a"]},"type":"array"}`},
 		{name: "an embedded struct with a json name is a property", prop: "embedded",
-			want: `{"properties":{"inner":{"type":"string"}},"additionalProperties":false,"type":"object","required":["inner"]}`},
+			want: `{"properties":{"inner":{"type":"string"}},"type":"object","required":["inner"]}`},
 		{name: "number tags on a slice apply to its elements", prop: "numbers",
 			want: `{"items":{"type":"number","enum":[-1.5,0,1.5],"maximum":1.5,"minimum":-1.5},"type":"array"}`},
 		{name: "a pointer with a default shows it", prop: "pointer_def", want: `{"type":"integer","default":7}`},
+		{name: "a minLength of 1 is enforced, not published", prop: "non_empty", want: `{"type":"string","maxLength":9}`},
+		{name: "a minLength above 1 is published", prop: "two", want: `{"type":"string","minLength":2}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

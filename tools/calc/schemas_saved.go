@@ -11,8 +11,8 @@ func savedSchemas(name string) *server.SavedSchemas {
 	switch name {
 	case "calc":
 		return &server.SavedSchemas{
-			Input:  `{"properties":{"expr":{"type":"string","maxLength":4096,"minLength":1,"description":"Such as (1+2)*3/7 or sqrt(2)^2: + - * / % ^ (or **), parentheses, 1.5e3, sqrt abs floor ceil round min max, pi, e."},"precision":{"type":"integer","maximum":1000,"minimum":1,"description":"Significant digits of an answer that is not exact.","default":30}},"additionalProperties":false,"type":"object","required":["expr"]}`,
-			Output: `{"properties":{"value":{"type":"string","description":"The result in decimal, every digit when exact."},"exact":{"type":"boolean","description":"False when value was rounded to precision significant digits."},"precision":{"type":"integer","description":"The significant digits value was rounded to; absent when exact."}},"additionalProperties":false,"type":"object","required":["value","exact"]}`,
+			Input:  `{"properties":{"expr":{"type":"string","maxLength":4096,"description":"Such as (1+2)*3/7 or sqrt(2)^2: + - * / % ^ (or **), parentheses, 1.5e3, sqrt abs floor ceil round min max, pi, e."},"precision":{"type":"integer","maximum":1000,"minimum":1,"description":"Significant digits of an answer that is not exact.","default":30}},"type":"object","required":["expr"]}`,
+			Output: `{"properties":{"value":{"type":"string","description":"The result in decimal, every digit when exact."},"exact":{"type":"boolean","description":"False when value was rounded to precision significant digits."},"precision":{"type":"integer","description":"The significant digits value was rounded to; absent when exact."}},"type":"object","required":["value","exact"]}`,
 		}
 	}
 	return nil

@@ -13,7 +13,7 @@ import (
 type AppendFileArgs struct {
 	Path            string `json:"path" chars:"path" minLength:"1" description:"Relative to the root; created if missing."`
 	Content         string `json:"content" chars:"text" description:"Text to add, exactly as given (no newline added)."`
-	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; if the file changed since, nothing is written."`
+	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; refused if the file changed since."`
 	DryRun          bool   `json:"dry_run,omitempty" description:"Report what would be added."`
 }
 

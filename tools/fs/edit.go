@@ -23,17 +23,17 @@ const maxLinesListed = 10
 
 // Edit is one replacement of edit_file.
 type Edit struct {
-	OldText string `json:"old_text" chars:"text" minLength:"1" description:"Copied exactly from the file, indentation included; must occur once unless replace_all, so include enough lines to be unique."`
+	OldText string `json:"old_text" chars:"text" minLength:"1" description:"Exact text from the file, indentation included; unique unless replace_all."`
 	NewText string `json:"new_text" chars:"text" description:"Its replacement; empty deletes old_text."`
 	// ReplaceAll replaces every occurrence of OldText.
-	ReplaceAll bool `json:"replace_all,omitempty" description:"Replace every occurrence (to rename, say), not just one."`
+	ReplaceAll bool `json:"replace_all,omitempty" description:"Replace every occurrence, not just one."`
 }
 
 // EditFileArgs are the arguments of edit_file.
 type EditFileArgs struct {
 	Path            string `json:"path" chars:"path" minLength:"1" description:"Relative to the root."`
-	Edits           []Edit `json:"edits" minItems:"1" maxItems:"50" description:"Applied in order, each to the result of those before."`
-	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; if the file changed since, nothing is written."`
+	Edits           []Edit `json:"edits" minItems:"1" maxItems:"50" description:"Applied in order."`
+	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; refused if the file changed since."`
 	DryRun          bool   `json:"dry_run,omitempty" description:"Return the diff without writing."`
 }
 
@@ -116,9 +116,9 @@ func (t *toolset) addEditFile(s *server.Server) error {
 		Name:    "edit_file",
 		Schemas: savedSchemas("edit_file"),
 		Title:   "Edit a file",
-		Description: "Changes a text file by exact replacement: each edit's old_text, found once (or every time, with replace_all), becomes new_text; edits apply in order, all or none. " +
-			"With no exact match, the one place that matches with leading and trailing whitespace of lines ignored is used, and new_text re-indented. " +
-			"Returns a unified diff, cut past " + descSize(min(maxDiffBytes, t.lim.MaxReadBytes)) + ". Prefer it to write_file for existing files. Files up to " + descSize(t.lim.MaxEditBytes) + ".",
+		Description: "Replaces text in a file: each edit's old_text, found once (or every time, with replace_all), becomes new_text; edits apply in order, all or none. " +
+			"Without an exact match, one that ignores each line's leading and trailing whitespace is used. " +
+			"Returns a unified diff. Prefer it to write_file for existing files. Files up to " + descSize(t.lim.MaxEditBytes) + ".",
 		Level:       security.Write,
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",

@@ -137,9 +137,9 @@ func (t *toolset) addListDirectory(s *server.Server) error {
 		Name:    "list_directory",
 		Schemas: savedSchemas("list_directory"),
 		Title:   "List a directory",
-		Description: "Lists one directory, an entry a line (directories end in \"/\", symbolic links in \"@\", special files in \"|\"), then the counts; " +
-			"at most " + strconv.Itoa(t.lim.MaxListEntries) + " entries, with a cursor in the note for the rest. " +
-			"For several levels use directory_tree; to find files by name, search_files.",
+		Description: "Lists one directory, an entry a line (directories end in \"/\", symbolic links in \"@\", special files in \"|\"), then counts; " +
+			"at most " + strconv.Itoa(t.lim.MaxListEntries) + " entries, with a cursor for the rest. " +
+			"For several levels use directory_tree.",
 		Level: security.Read,
 	}, speak(t.listDirectory))
 }

@@ -61,7 +61,7 @@ func (t *toolset) addCreateDirectory(s *server.Server) error {
 		Name:    "create_directory",
 		Schemas: savedSchemas("create_directory"),
 		Title:   "Create a directory",
-		Description: "Creates a directory and any missing parents, like mkdir -p; one that already exists is a success (created=false), a file in the way an error. " +
+		Description: "Creates a directory and any missing parents, like mkdir -p; one that exists already is a success, a file in the way an error. " +
 			"Use it before writing into a new folder.",
 		Level:      security.Write,
 		Targets:    []string{"path"},

@@ -45,7 +45,7 @@ func (t *toolset) addMoveFile(s *server.Server) error {
 		Schemas: savedSchemas("move_file"),
 		Title:   "Move or rename",
 		Description: fmt.Sprintf("Moves or renames a file, symbolic link or directory within the root, in one step. "+
-			"Across file systems it copies, then deletes the original, within %s and %d entries, keeping permissions and times but not owners.", descSize(t.lim.MaxWriteBytes), t.lim.MaxResults),
+			"Across file systems it copies, then deletes the original, within %s and %d entries.", descSize(t.lim.MaxWriteBytes), t.lim.MaxResults),
 		Level:       security.Write,
 		Targets:     []string{"source", "destination"},
 		DryRun:      "dry_run",

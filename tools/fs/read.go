@@ -21,7 +21,7 @@ const readChunk = 64 << 10
 
 // ReadFileArgs are the arguments of read_file.
 type ReadFileArgs struct {
-	Path   string `json:"path" chars:"path" minLength:"1" description:"Relative to the root, such as src/main.go."`
+	Path   string `json:"path" chars:"path" minLength:"1" description:"Relative to the root."`
 	Offset int    `json:"offset,omitempty" minimum:"1" description:"The first line to return, from 1."`
 	Limit  int    `json:"limit,omitempty" minimum:"1" description:"Lines to return from offset (default: all)."`
 	Head   int    `json:"head,omitempty" minimum:"1" description:"First N lines only; not with tail, offset or limit."`
@@ -123,8 +123,8 @@ func (t *toolset) addReadFile(s *server.Server) error {
 		Name:    "read_file",
 		Schemas: savedSchemas("read_file"),
 		Title:   "Read a file",
-		Description: "Reads a file: its text exactly as stored, or a PNG, JPEG, GIF or WebP image or WAV, MP3, Ogg or FLAC audio (other binary files are refused). " +
-			"Returns at most " + descSize(t.lim.MaxReadBytes) + " a call, with a note on reading on by offset and limit. For several known files use read_multiple_files; to find text, grep.",
+		Description: "Reads a text file exactly as stored, or an image or audio file (PNG, JPEG, GIF, WebP, WAV, MP3, Ogg, FLAC). " +
+			"Returns at most " + descSize(t.lim.MaxReadBytes) + ", with a note on reading on. For several files use read_multiple_files; to find text, grep.",
 		Level: security.Read,
 	}, speak(func(ctx context.Context, call *server.Call, in ReadFileArgs) (ReadFileResult, error) {
 		rel, err := t.sb.Resolve(in.Path)

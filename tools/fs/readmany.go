@@ -95,9 +95,9 @@ func (t *toolset) addReadMultiple(s *server.Server) error {
 		Name:    "read_multiple_files",
 		Schemas: savedSchemas("read_multiple_files"),
 		Title:   "Read several files",
-		Description: "Reads several known files in one call, in parallel, rather than one read_file each. " +
-			"Returns each one's text, image or audio under a \"==> path <==\" line, in the order given; a file that fails gets its error and the others still come. " +
-			"At most " + descSize(t.lim.MaxReadBytes) + " in all; past that, files are cut or skipped with a note.",
+		Description: "Reads several known files in one call, rather than one read_file each. " +
+			"Returns each under a \"==> path <==\" line, in order; a file that fails gets its error and the others still come. " +
+			"At most " + descSize(t.lim.MaxReadBytes) + " in all.",
 		Level: security.Read,
 	}, speak(t.readMultiple))
 }

@@ -20,8 +20,8 @@ const progressEvery = 1000
 // SearchFilesArgs are the arguments of search_files.
 type SearchFilesArgs struct {
 	Path           string   `json:"path" chars:"path" default:"." description:"Relative to the root."`
-	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"A glob of paths below path: * (not /), ?, [a-z], {go,md}, ** (any directories). Without / it matches names at any depth (*.go); with /, whole paths (src/**/*.go)."`
-	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to skip with their contents, such as testdata."`
+	Pattern        string   `json:"pattern" chars:"glob" minLength:"1" description:"* (not /), ?, [a-z], {go,md}, ** (any directories). Without / it matches names at any depth (*.go); with /, paths below path (src/**/*.go)."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs to skip with their contents."`
 	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also search .git and ignored files."`
 	Sort           string   `json:"sort" enum:"path,modified" default:"path" description:"modified is newest first."`
 }
@@ -75,8 +75,8 @@ func (t *toolset) addSearchFiles(s *server.Server) error {
 		Name:    "search_files",
 		Schemas: savedSchemas("search_files"),
 		Title:   "Find files by name",
-		Description: "Finds files and directories below path whose path matches a glob, by name only (to search contents use grep). " +
-			"Returns root-relative paths, directories ending in \"/\", by path or newest first, at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest; symbolic links are not followed. " + ignoreSentence,
+		Description: "Finds files and directories whose path matches a glob (to search contents use grep). " +
+			"Returns root-relative paths, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.searchFiles))
 }

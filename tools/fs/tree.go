@@ -17,7 +17,7 @@ import (
 type DirectoryTreeArgs struct {
 	Path           string   `json:"path" chars:"path" default:"." description:"Relative to the root."`
 	Depth          int      `json:"depth" default:"3" minimum:"1" maximum:"100" description:"Levels below path; 1 lists only its entries."`
-	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs of entries to leave out with their contents, such as node_modules or **/*.log."`
+	Exclude        []string `json:"exclude,omitempty" chars:"glob" minLength:"1" maxItems:"50" description:"Globs to leave out with their contents, such as node_modules."`
 	IncludeIgnored bool     `json:"include_ignored,omitempty" description:"Also show .git and ignored files."`
 }
 
@@ -66,8 +66,8 @@ func (t *toolset) addDirectoryTree(s *server.Server) error {
 		Name:    "directory_tree",
 		Schemas: savedSchemas("directory_tree"),
 		Title:   "Show a directory tree",
-		Description: fmt.Sprintf("Shows the layout below path as an indented tree: directories end in \"/\", symbolic links in \"@\" with their target (not followed). "+
-			"depth at most %d; at most %d entries, level by level. For one directory's details use list_directory; to find files by name, search_files. ",
+		Description: fmt.Sprintf("Shows the layout below path as an indented tree; directories end in \"/\", symbolic links in \"@\" (not followed). "+
+			"depth at most %d, at most %d entries, level by level. For one directory's details use list_directory. ",
 			t.lim.MaxDepth, t.lim.MaxListEntries) + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.directoryTree))

@@ -11,9 +11,9 @@ import (
 
 // WriteFileArgs are the arguments of write_file.
 type WriteFileArgs struct {
-	Path            string `json:"path" chars:"path" minLength:"1" description:"Relative to the root; its directory must exist."`
+	Path            string `json:"path" chars:"path" minLength:"1" description:"Relative to the root."`
 	Content         string `json:"content" chars:"text" description:"The whole text, exactly as given (no newline added)."`
-	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; if the file changed since, nothing is written."`
+	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; refused if the file changed since."`
 	DryRun          bool   `json:"dry_run,omitempty" description:"Report what would be written."`
 }
 
