@@ -14,6 +14,14 @@ func (o *Options) serves(name string) bool {
 	return !slices.Contains(o.DisableTools, name)
 }
 
+// Serves reports whether the options of s let a tool called name be
+// served: [Options.Tools] lists it, if it lists any, and
+// [Options.DisableTools] does not. A tool is served only when
+// [Server.MaxLevel] allows its level too. A tool whose description
+// points the model to another tool asks first, so that it names no tool
+// the model cannot call.
+func (s *Server) Serves(name string) bool { return s.opts.serves(name) }
+
 // CheckToolNames returns an error that names each name in [Options.Tools]
 // and [Options.DisableTools] that no tool added so far has, and the tools
 // that were added; nil when every name is a tool's. A program calls it

@@ -55,6 +55,11 @@ func TestToolsAndDisableToolsChooseWhatIsServed(t *testing.T) {
 			if !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
 				t.Errorf("served %v, want %v", got, c.want)
 			}
+			for _, name := range []string{"a", "b", "c"} {
+				if srv.Serves(name) != slices.Contains(c.want, name) {
+					t.Errorf("Serves(%q) = %v, want %v", name, srv.Serves(name), !srv.Serves(name))
+				}
+			}
 			err := srv.CheckToolNames()
 			if got := fmt.Sprint(err); (err != nil || c.unknown != "") && got != c.unknown {
 				t.Errorf("CheckToolNames = %v, want %s", err, c.unknown)

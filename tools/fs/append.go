@@ -55,7 +55,7 @@ func (t *toolset) addAppendFile(s *server.Server) error {
 		Name:    "append_file",
 		Schemas: savedSchemas("append_file"),
 		Title:   "Append to a file",
-		Description: "Adds text to the end of a text file, creating it if missing (its directory must exist): for logs, notes and lists, rather than rewriting with write_file. " +
+		Description: "Adds text to the end of a text file, creating it if missing (its directory must exist): for logs, notes and lists" + mention(s, "write_file", ", rather than rewriting with write_file") + ". " +
 			"A failed append is cut back. The file may reach " + descSize(t.lim.MaxWriteBytes) + ".",
 		Level:   security.Write,
 		Targets: []string{"path"},

@@ -118,7 +118,7 @@ func (t *toolset) addEditFile(s *server.Server) error {
 		Title:   "Edit a file",
 		Description: "Replaces text in a file: each edit's old_text, found once (or every time, with replace_all), becomes new_text; edits apply in order, all or none. " +
 			"Without an exact match, one that ignores each line's leading and trailing whitespace is used. " +
-			"Returns a unified diff. Prefer it to write_file for existing files. Files up to " + descSize(t.lim.MaxEditBytes) + ".",
+			"Returns a unified diff. " + mention(s, "write_file", "Prefer it to write_file for existing files. ") + "Files up to " + descSize(t.lim.MaxEditBytes) + ".",
 		Level:       security.Write,
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",

@@ -164,7 +164,7 @@ func (t *toolset) addGrep(s *server.Server) error {
 		Schemas: savedSchemas("grep"),
 		Title:   "Search inside files",
 		Description: "Finds the lines matching query in a file or the files below a directory; returns path:line:text (or files or counts, by output), " +
-			"at most " + strconv.Itoa(t.lim.MaxResults) + " in path order, with next_cursor for more. To find files by name use search_files. " +
+			"at most " + strconv.Itoa(t.lim.MaxResults) + " in path order, with next_cursor for more. " + mention(s, "search_files", "To find files by name use search_files. ") +
 			"Skips binary files and files over " + descSize(t.lim.MaxReadBytes) + ". " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.grep))

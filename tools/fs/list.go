@@ -138,8 +138,8 @@ func (t *toolset) addListDirectory(s *server.Server) error {
 		Schemas: savedSchemas("list_directory"),
 		Title:   "List a directory",
 		Description: "Lists one directory, an entry a line (directories end in \"/\", symbolic links in \"@\", special files in \"|\"), then counts; " +
-			"at most " + strconv.Itoa(t.lim.MaxListEntries) + " entries, with a cursor for the rest. " +
-			"For several levels use directory_tree.",
+			"at most " + strconv.Itoa(t.lim.MaxListEntries) + " entries, with a cursor for the rest." +
+			mention(s, "directory_tree", " For several levels use directory_tree."),
 		Level: security.Read,
 	}, speak(t.listDirectory))
 }

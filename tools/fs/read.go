@@ -124,7 +124,8 @@ func (t *toolset) addReadFile(s *server.Server) error {
 		Schemas: savedSchemas("read_file"),
 		Title:   "Read a file",
 		Description: "Reads a text file exactly as stored, or an image or audio file (PNG, JPEG, GIF, WebP, WAV, MP3, Ogg, FLAC). " +
-			"Returns at most " + descSize(t.lim.MaxReadBytes) + ", with a note on reading on. For several files use read_multiple_files; to find text, grep.",
+			"Returns at most " + descSize(t.lim.MaxReadBytes) + ", with a note on reading on." +
+			mention(s, "read_multiple_files", " For several files use read_multiple_files.") + mention(s, "grep", " To find text use grep."),
 		Level: security.Read,
 	}, speak(func(ctx context.Context, call *server.Call, in ReadFileArgs) (ReadFileResult, error) {
 		rel, err := t.sb.Resolve(in.Path)

@@ -95,7 +95,7 @@ func (t *toolset) addReadMultiple(s *server.Server) error {
 		Name:    "read_multiple_files",
 		Schemas: savedSchemas("read_multiple_files"),
 		Title:   "Read several files",
-		Description: "Reads several known files in one call, rather than one read_file each. " +
+		Description: "Reads several known files in one call" + mention(s, "read_file", ", rather than one read_file each") + ". " +
 			"Returns each under a \"==> path <==\" line, in order; a file that fails gets its error and the others still come. " +
 			"At most " + descSize(t.lim.MaxReadBytes) + " in all.",
 		Level: security.Read,

@@ -61,6 +61,16 @@ func newToolset(sb *security.Sandbox) *toolset {
 	return t
 }
 
+// mention returns clause when s serves tool, and "" when it does not, so
+// that a description points the model to no tool it cannot call (with
+// --tools or --disable-tools, say).
+func mention(s *server.Server, tool, clause string) string {
+	if !s.Serves(tool) {
+		return ""
+	}
+	return clause
+}
+
 // register adds the tools of t to s, in the order Register documents.
 func (t *toolset) register(s *server.Server) error {
 	t.sweep = s.MaxLevel() >= security.Write

@@ -2,6 +2,7 @@ package fs
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -116,4 +117,53 @@ func TestListAllowedDirectories(t *testing.T) {
 	wantContains(t, text(res), "docs\nsrc\nOnly these directories and what is below them may be used.")
 	wantContains(t, e.fail(t, "read_file", `{"path":"other/x"}`), "outside the folders the client allowed")
 	wantContains(t, e.fail(t, "list_allowed_directories", `{"x":1}`), `unknown argument "x"`)
+}
+
+// TestNoDescriptionNamesAToolThatIsNotServed: with --tools or
+// --disable-tools leaving tools out, a description points the model to
+// none of them, for every tool left out alone and for every tool served
+// alone; with all served, each neighbour is named.
+func TestNoDescriptionNamesAToolThatIsNotServed(t *testing.T) {
+	e := newMemEnv(t, security.Limits{})
+	var all []string
+	for _, tool := range e.srv.Tools() {
+		all = append(all, tool.Name)
+	}
+	named := func(desc, tool string) bool {
+		return regexp.MustCompile(`(^|[^a-z_])` + tool + `($|[^a-z_])`).MatchString(desc)
+	}
+	var cases []server.Options
+	for _, name := range all {
+		cases = append(cases,
+			server.Options{AllowAdmin: true, DisableTools: []string{name}},
+			server.Options{AllowAdmin: true, Tools: []string{name}})
+	}
+	for _, opts := range cases {
+		srv := server.New(opts)
+		if err := newToolset(e.sb).register(srv); err != nil {
+			t.Fatal(err)
+		}
+		served := srv.Tools()
+		for _, tool := range served {
+			for _, other := range all {
+				if other != tool.Name && !srv.Serves(other) && named(tool.Description, other) {
+					t.Errorf("with tools %v, disabled %v: %s's description names %s: %q",
+						opts.Tools, opts.DisableTools, tool.Name, other, tool.Description)
+				}
+			}
+		}
+	}
+	for _, want := range []struct{ tool, names string }{
+		{"read_file", "read_multiple_files"}, {"read_file", "grep"},
+		{"read_multiple_files", "read_file"}, {"list_directory", "directory_tree"},
+		{"directory_tree", "list_directory"}, {"search_files", "grep"},
+		{"grep", "search_files"}, {"write_file", "create_directory"},
+		{"write_file", "edit_file"}, {"edit_file", "write_file"}, {"append_file", "write_file"},
+	} {
+		for _, tool := range e.srv.Tools() {
+			if tool.Name == want.tool && !named(tool.Description, want.names) {
+				t.Errorf("with every tool served, %s's description does not name %s: %q", want.tool, want.names, tool.Description)
+			}
+		}
+	}
 }

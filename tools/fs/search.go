@@ -75,7 +75,7 @@ func (t *toolset) addSearchFiles(s *server.Server) error {
 		Name:    "search_files",
 		Schemas: savedSchemas("search_files"),
 		Title:   "Find files by name",
-		Description: "Finds files and directories whose path matches a glob (to search contents use grep). " +
+		Description: "Finds files and directories whose path matches a glob" + mention(s, "grep", " (to search contents use grep)") + ". " +
 			"Returns root-relative paths, directories ending in \"/\", at most " + strconv.Itoa(t.lim.MaxResults) + " with a note on the rest. " + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.searchFiles))

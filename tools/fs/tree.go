@@ -67,8 +67,8 @@ func (t *toolset) addDirectoryTree(s *server.Server) error {
 		Schemas: savedSchemas("directory_tree"),
 		Title:   "Show a directory tree",
 		Description: fmt.Sprintf("Shows the layout below path as an indented tree; directories end in \"/\", symbolic links in \"@\" (not followed). "+
-			"depth at most %d, at most %d entries, level by level. For one directory's details use list_directory. ",
-			t.lim.MaxDepth, t.lim.MaxListEntries) + ignoreSentence,
+			"depth at most %d, at most %d entries, level by level. ",
+			t.lim.MaxDepth, t.lim.MaxListEntries) + mention(s, "list_directory", "For one directory's details use list_directory. ") + ignoreSentence,
 		Level: security.Read,
 	}, speak(t.directoryTree))
 }

@@ -54,8 +54,8 @@ func (t *toolset) addWriteFile(s *server.Server) error {
 		Name:    "write_file",
 		Schemas: savedSchemas("write_file"),
 		Title:   "Write a file",
-		Description: "Creates a file or replaces it whole, atomically, keeping its permissions; its directory must exist (create_directory). " +
-			"To change part of a file use edit_file. Returns the size and the new version.",
+		Description: "Creates a file or replaces it whole, atomically, keeping its permissions; its directory must exist" + mention(s, "create_directory", " (create_directory)") + ". " +
+			mention(s, "edit_file", "To change part of a file use edit_file. ") + "Returns the size and the new version.",
 		Level:       security.Write,
 		Targets:     []string{"path"},
 		DryRun:      "dry_run",
