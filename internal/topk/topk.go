@@ -71,16 +71,21 @@ func (h *TopK[T]) cut() {
 		}
 		clear(h.items[h.k:]) // let go of what they point to
 		h.items = h.items[:h.k]
-		h.full = true
 	}
+	h.full = len(h.items) == h.k
 }
 
-// Bound returns the largest item kept once the TopK has dropped some:
-// no item from then on that is not below it is kept. ok is false while
-// every item offered may still be kept.
+// Bound returns the largest item kept once the TopK holds k: no item
+// offered from then on that is not below it is kept. ok is false while it
+// holds fewer. The first call that finds k or more sorts them and keeps
+// the k smallest, so that a search that asks before each folder stops
+// reading as soon as it has k results to show.
 func (h *TopK[T]) Bound() (bound T, ok bool) {
 	if !h.full {
-		return bound, false
+		if h.k <= 0 || len(h.items) < h.k {
+			return bound, false
+		}
+		h.cut()
 	}
 	return h.items[h.k-1], true
 }

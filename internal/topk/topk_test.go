@@ -54,15 +54,26 @@ func TestTopKSortsWithItsOwnSort(t *testing.T) {
 	}
 }
 
-func TestBoundIsTheLargestKeptOnceSomeWereDropped(t *testing.T) {
+func TestBoundIsTheLargestKeptOnceItHoldsK(t *testing.T) {
 	h := New(3, cmp.Compare[int])
-	for _, x := range []int{50, 40, 30, 20, 10} {
+	for _, x := range []int{50, 40} {
 		h.Add(x)
 		if _, ok := h.Bound(); ok {
-			t.Fatalf("a bound after %d items, none dropped yet", x)
+			t.Fatalf("a bound after %d items, fewer than k", x)
 		}
 	}
-	h.Add(60) // the sixth item: 2k, cut to the three smallest
+	h.Add(60)
+	if b, ok := h.Bound(); !ok || b != 60 {
+		t.Fatalf("with k items, Bound = %d, %v; want 60, true", b, ok)
+	}
+	h.Add(70) // not below the bound: refused
+	for _, x := range []int{30, 20} {
+		h.Add(x)
+		if b, ok := h.Bound(); !ok || b != 60 {
+			t.Fatalf("after %d, Bound = %d, %v; want 60 until the next cut", x, b, ok)
+		}
+	}
+	h.Add(10) // the sixth item held: 2k, cut to the three smallest
 	b, ok := h.Bound()
 	if !ok || b != 30 {
 		t.Fatalf("Bound = %d, %v; want 30, true", b, ok)

@@ -68,6 +68,11 @@ type Walker[S any] struct {
 	MaxEntries int
 	// Filter, if set, leaves entries out.
 	Filter Filter[S]
+	// Prune, if set, is asked before each directory below start is
+	// entered, with its path; true leaves it unread, as fs.SkipDir from
+	// the walk function would have. A search that keeps the first results
+	// in path order prunes what can only sort after them, once it knows.
+	Prune func(dir string) bool
 }
 
 // Walk visits everything below the directory start, depth first. A
@@ -180,7 +185,11 @@ func (r *run[S]) dir(dir, sub string, d fs.DirEntry, depth int, parent S) error 
 	for i, e := range subdirs {
 		r.pending--
 		subdirs[i] = nil
-		if err := r.dir(r.join(dir, e.Name()), joinSub(sub, e.Name()), e, depth+1, state); err != nil {
+		p := r.join(dir, e.Name())
+		if r.w.Prune != nil && r.w.Prune(p) {
+			continue
+		}
+		if err := r.dir(p, joinSub(sub, e.Name()), e, depth+1, state); err != nil {
 			r.pending -= len(subdirs) - i - 1
 			return err
 		}

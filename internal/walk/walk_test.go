@@ -56,6 +56,40 @@ func TestWalkReadsEachDirectoryThenEntersItsSubdirectoriesInNameOrder(t *testing
 	}
 }
 
+// TestPruneLeavesADirectoryUnreadWhenTheWalkComesToIt: Prune is asked
+// for each directory as the walk is about to enter it, after its parent
+// was read (so that what the walk found before can decide), and a pruned
+// directory's entries are neither read nor counted as waiting.
+func TestPruneLeavesADirectoryUnreadWhenTheWalkComesToIt(t *testing.T) {
+	var asked, got []string
+	r := &run[struct{}]{
+		w: &Walker[struct{}]{
+			ReadDir: treeOf([]string{"top/a/", "top/a/x", "top/b/", "top/b/y", "top/b/c/", "top/b/c/z", "top/d/", "top/d/w", "top/f"}),
+			Prune: func(dir string) bool {
+				asked = append(asked, dir+fmt.Sprint(len(got)))
+				return dir == "top/b" || dir == "top/d" && slices.Contains(got, "top/a/x")
+			},
+		},
+		ctx: context.Background(),
+		fn: func(p, sub string, d fs.DirEntry, err error) error {
+			got = append(got, p)
+			return err
+		},
+	}
+	if err := r.dir("top", "", nil, 0, struct{}{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "top/f top/d top/b top/a top/a/x"; strings.Join(got, " ") != want {
+		t.Errorf("visited %s, want %s", strings.Join(got, " "), want)
+	}
+	if want := "top/a4 top/b5 top/d5"; strings.Join(asked, " ") != want {
+		t.Errorf("Prune asked %s (with how many entries seen), want %s", strings.Join(asked, " "), want)
+	}
+	if r.pending != 0 {
+		t.Errorf("after the walk %d directories still count as waiting", r.pending)
+	}
+}
+
 // TestWalkPendingAfterAFailedRead: a directory whose read fails after it
 // gave subdirectories is reported once, and the subdirectories it gave,
 // which are not entered, no longer count as waiting: the count of waiting

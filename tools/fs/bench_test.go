@@ -163,3 +163,21 @@ func BenchmarkWhatAChangeAdds(b *testing.B) {
 		})
 	}
 }
+// BenchmarkGrepManyMatches runs grep on a tree of 20,000 files in 200
+// folders, where every line of every file matches: the first page of
+// 1,000 lines is found in the first files, and the rest of the tree is
+// walked (not read) to be sure no file sorting before them holds a
+// match. files=1 greps one folder of 100 files, where the walk is short.
+func BenchmarkGrepManyMatches(b *testing.B) {
+	e := newRealEnv(b, security.Limits{})
+	body := strings.Repeat("needle in a line\n", 10)
+	files := make(map[string]string, 20_000)
+	for d := range 200 {
+		for f := range 100 {
+			files[fmt.Sprintf("d%03d/f%03d.txt", d, f)] = body
+		}
+	}
+	e.writeAll(b, files)
+	b.Run("tree", func(b *testing.B) { benchCall(b, e, "grep", `{"query":"needle"}`) })
+	b.Run("folder", func(b *testing.B) { benchCall(b, e, "grep", `{"path":"d000","query":"needle"}`) })
+}

@@ -270,7 +270,7 @@ func (t *toolset) grep(ctx context.Context, call *server.Call, in GrepArgs) (Gre
 		}
 	} else {
 		ig = t.newIgnorer(in.IncludeIgnored)
-		err = t.walkIgnoring(ctx, rel, ig, func(p, sub string, d fs.DirEntry, err error) error {
+		err = t.walkPruning(ctx, rel, ig, g.prune, func(p, sub string, d fs.DirEntry, err error) error {
 			if err == walk.ErrBudget {
 				res.StoppedAt = p
 				g.stopped = say(msgGrepStoppedVisit, num(t.lim.MaxWalkEntries), lit(quote(p)))
@@ -427,6 +427,31 @@ func (g *grepper) past(rel string, line int) bool {
 	}
 	b, ok := g.files.Bound()
 	return ok && rel > b.Path
+}
+
+// prune reports whether every path in the directory dir sorts before the
+// cursor, or after every result kept now that some were dropped, so that
+// the walk need not read it: a search with many matches reads the
+// folders its page comes from, not the whole tree (BenchmarkGrepManyMatches).
+func (g *grepper) prune(dir string) bool {
+	prefix := dir + "/" // every path below dir starts with it, and sorts after it
+	if a := g.after.path; a != "" && a > prefix && !strings.HasPrefix(a, prefix) {
+		return true
+	}
+	var bound string
+	var ok bool
+	if g.lines != nil {
+		var b GrepMatch
+		b, ok = g.lines.Bound()
+		bound = b.Path
+	} else {
+		var b GrepFile
+		b, ok = g.files.Bound()
+		bound = b.Path
+	}
+	// A bound means more results were found than are kept, so the
+	// result is marked truncated already.
+	return ok && prefix > bound
 }
 
 // file searches the file rel, adding its results. It checks ctx before

@@ -116,8 +116,11 @@ func TestGrepCursorPagesThroughEveryResultOnceInOrder(t *testing.T) {
 	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
 		var wantLines, wantFiles []string
 		// Names whose walk order differs from their sorted order: the
-		// results must come sorted whatever order the files are found in.
-		for i, name := range []string{"z.txt", "a/b.txt", "a.txt", "m/n/o.txt", "a-b.txt", "k.txt"} {
+		// results must come sorted whatever order the files are found in,
+		// and folders the walk leaves unread (before the cursor, or after
+		// the results kept) hold none of them.
+		for i, name := range []string{"z.txt", "a/b.txt", "a.txt", "m/n/o.txt", "a-b.txt", "k.txt",
+			"a/c/d.txt", "a-b/x.txt", "a.b/y.txt", "m/n/p/q.txt", "b/c.txt", "m/a.txt"} {
 			var sb strings.Builder
 			n := 0
 			for line := 1; line <= 7; line++ {

@@ -112,7 +112,13 @@ func (t *toolset) walk(ctx context.Context, rel string, fn walkFunc) error {
 // ignore files are read as the walk enters it, and let go when it leaves.
 // A nil ig skips nothing.
 func (t *toolset) walkIgnoring(ctx context.Context, rel string, ig *ignorer, fn walkFunc) error {
-	w := walk.Walker[*gitignore.Rules]{ReadDir: t.streamDir, Join: joinRel, MaxEntries: t.lim.MaxWalkEntries}
+	return t.walkPruning(ctx, rel, ig, nil, fn)
+}
+
+// walkPruning is walkIgnoring that does not enter a directory for which
+// prune (if not nil) reports true when the walk comes to it.
+func (t *toolset) walkPruning(ctx context.Context, rel string, ig *ignorer, prune func(dir string) bool, fn walkFunc) error {
+	w := walk.Walker[*gitignore.Rules]{ReadDir: t.streamDir, Join: joinRel, MaxEntries: t.lim.MaxWalkEntries, Prune: prune}
 	if ig != nil {
 		w.Filter = ig
 	}
