@@ -163,6 +163,7 @@ func BenchmarkWhatAChangeAdds(b *testing.B) {
 		})
 	}
 }
+
 // BenchmarkGrepManyMatches runs grep on a tree of 20,000 files in 200
 // folders, where every line of every file matches: the first page of
 // 1,000 lines is found in the first files, and the rest of the tree is
