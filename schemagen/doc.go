@@ -156,7 +156,8 @@
 //
 // Validation then walks the same tree of nodes the schema document was
 // written from, applying each keyword of the document as JSON Schema
-// 2020-12 does, so what the model reads is enforced: types (2.0
+// 2020-12 does, and the rules it leaves out (see "What a document leaves
+// out"), so what the model reads is enforced: types (2.0
 // and 1e3 are integers), enums (1 equals 1.0), bounds compared exactly
 // with the literal sent, lengths in characters, patterns, the date-time
 // format of RFC 3339, required and unknown properties. A differential

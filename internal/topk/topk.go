@@ -14,7 +14,8 @@ import (
 // and n items O(n log k) in all. Once it has dropped some, an item not
 // below the largest kept is refused at once, with one comparison. (A
 // heap kept in order at every item cost several comparisons and swaps an
-// item, and a sort at the end all the same.)
+// item, and a sort at the end all the same.) Bound drops them earlier,
+// when asked.
 type TopK[T any] struct {
 	k     int
 	cmp   func(a, b T) int
@@ -71,18 +72,19 @@ func (h *TopK[T]) cut() {
 		}
 		clear(h.items[h.k:]) // let go of what they point to
 		h.items = h.items[:h.k]
+		h.full = true
 	}
-	h.full = len(h.items) == h.k
 }
 
-// Bound returns the largest item kept once the TopK holds k: no item
-// offered from then on that is not below it is kept. ok is false while it
-// holds fewer. The first call that finds k or more sorts them and keeps
-// the k smallest, so that a search that asks before each folder stops
-// reading as soon as it has k results to show.
+// Bound returns the largest item kept once the TopK has dropped some:
+// no item offered from then on that is not below it is kept. ok is false
+// while every item offered may still be kept. A call that finds more
+// than k held drops the rest then, so that a search that asks before
+// each folder stops reading as soon as it knows its page, and that more
+// results follow it.
 func (h *TopK[T]) Bound() (bound T, ok bool) {
 	if !h.full {
-		if h.k <= 0 || len(h.items) < h.k {
+		if h.k <= 0 || len(h.items) <= h.k {
 			return bound, false
 		}
 		h.cut()

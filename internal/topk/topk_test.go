@@ -54,19 +54,30 @@ func TestTopKSortsWithItsOwnSort(t *testing.T) {
 	}
 }
 
-func TestBoundIsTheLargestKeptOnceItHoldsK(t *testing.T) {
+func TestAKeeperOfNoneHasNoBound(t *testing.T) {
+	h := New(0, cmp.Compare[int])
+	h.Add(1)
+	if b, ok := h.Bound(); ok {
+		t.Fatalf("k=0: Bound = %d, true", b)
+	}
+	if got := h.Sorted(); len(got) != 0 {
+		t.Fatalf("k=0: Sorted = %v", got)
+	}
+}
+
+func TestBoundIsTheLargestKeptOnceMoreThanKWereOffered(t *testing.T) {
 	h := New(3, cmp.Compare[int])
-	for _, x := range []int{50, 40} {
+	for _, x := range []int{50, 40, 60} {
 		h.Add(x)
 		if _, ok := h.Bound(); ok {
-			t.Fatalf("a bound after %d items, fewer than k", x)
+			t.Fatalf("a bound after %d items, none to drop yet", x)
 		}
 	}
-	h.Add(60)
+	h.Add(70) // more than k: asked, it drops the largest
 	if b, ok := h.Bound(); !ok || b != 60 {
-		t.Fatalf("with k items, Bound = %d, %v; want 60, true", b, ok)
+		t.Fatalf("with k+1 items, Bound = %d, %v; want 60, true", b, ok)
 	}
-	h.Add(70) // not below the bound: refused
+	h.Add(60) // not below the bound: refused
 	for _, x := range []int{30, 20} {
 		h.Add(x)
 		if b, ok := h.Bound(); !ok || b != 60 {

@@ -23,7 +23,7 @@ const maxLinesListed = 10
 
 // Edit is one replacement of edit_file.
 type Edit struct {
-	OldText string `json:"old_text" chars:"text" minLength:"1" description:"Exact text from the file, indentation included; unique unless replace_all."`
+	OldText string `json:"old_text" chars:"text" minLength:"1" description:"Exact text from the file, indentation included; unique unless replace_all, so include enough lines."`
 	NewText string `json:"new_text" chars:"text" description:"Its replacement; empty deletes old_text."`
 	// ReplaceAll replaces every occurrence of OldText.
 	ReplaceAll bool `json:"replace_all,omitempty" description:"Replace every occurrence, not just one."`
@@ -32,7 +32,7 @@ type Edit struct {
 // EditFileArgs are the arguments of edit_file.
 type EditFileArgs struct {
 	Path            string `json:"path" chars:"path" minLength:"1" description:"Relative to the root."`
-	Edits           []Edit `json:"edits" minItems:"1" maxItems:"50" description:"Applied in order."`
+	Edits           []Edit `json:"edits" minItems:"1" maxItems:"50" description:"Applied in order, each to the result of those before."`
 	ExpectedVersion string `json:"expected_version,omitempty" maxLength:"64" description:"From your last read or write; refused if the file changed since."`
 	DryRun          bool   `json:"dry_run,omitempty" description:"Return the diff without writing."`
 }

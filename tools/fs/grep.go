@@ -387,8 +387,8 @@ func (r *GrepResult) note(limit int, output string, readLimit size, unreadable m
 // grepper searches files for grep. It keeps the first results after the
 // cursor in the order of the results (by path, then line), whatever the
 // order the walk finds the files in, so that a cursor pages through them:
-// once it holds more than it returns, a file whose path sorts after the
-// last result kept is not read.
+// once it holds more than it returns, a file or a folder whose paths sort
+// after the last result kept is not read.
 type grepper struct {
 	t       *toolset
 	call    *server.Call // reserves the memory of buf
@@ -449,8 +449,9 @@ func (g *grepper) prune(dir string) bool {
 		b, ok = g.files.Bound()
 		bound = b.Path
 	}
-	// A bound means more results were found than are kept, so the
-	// result is marked truncated already.
+	// A bound means more results were found than are kept (topk.Bound),
+	// so the result says more may follow, with a cursor
+	// (TestGrepGivesACursorPastAFolderItLeftUnread).
 	return ok && prefix > bound
 }
 

@@ -57,7 +57,7 @@ func TestGrep(t *testing.T) {
 		{name: "max_results keeps the first results in order, with a cursor to read on",
 			args: `{"query":"e","max_results":2}`,
 			want: []string{"a.go:1:package a", "a.go:3:func Hello() {}"}, trunc: true,
-			note: "2 matching lines in 1 file (1 file searched).\nShowing the first 2 matching lines; more may match: pass cursor \"bGluZXMvMy9hLmdv\" with the same arguments to read on"},
+			note: "2 matching lines in 1 file (2 files searched).\nShowing the first 2 matching lines; more may match: pass cursor \"bGluZXMvMy9hLmdv\" with the same arguments to read on"},
 		{name: "no match is not an error",
 			args: `{"query":"absent"}`, want: nil, note: "No line matches in 3 files searched."},
 		{name: "an invalid regex is an error that names the problem",

@@ -49,7 +49,7 @@ func (t *toolset) addFileInfo(s *server.Server) error {
 		Schemas: savedSchemas("get_file_info"),
 		Title:   "Describe a file",
 		Description: "Describes a file, directory or symbolic link without reading it: type, size, permissions, times, a link's target, a directory's entry count, " +
-			"a file's media type and a text's lines. Use it before reading a large or binary file.",
+			"a file's media type and, for text up to " + descSize(t.lim.MaxReadBytes) + ", lines and characters. Use it before reading a large or binary file.",
 		Level: security.Read,
 	}, speak(t.fileInfo))
 }
