@@ -1,0 +1,121 @@
+package server
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// This file answers resources/read: the URI is matched with the
+// resources added (resource.go), and the read then runs as a tool call
+// does (admit.go, worker.go), through the same slots, limits and
+// policies; only its answer is written as a resources/read result.
+
+// readTTLMillis and readScope are the caching hints of a modern
+// resources/read result: a resource may change at any time, and what a
+// client may read depends on its roots.
+const (
+	readTTLMillis = 0
+	readScope     = "private"
+)
+
+// readResource answers resources/read.
+func (s *Server) readResource(r *request) {
+	max := s.opts.maxLevel()
+	var p struct {
+		URI *string `json:"uri"`
+	}
+	if r.env.params == nil || json.Unmarshal(r.env.params, &p) != nil || p.URI == nil {
+		r.invalidParams(`resources/read needs params with "uri", a string`)
+		return
+	}
+	uri := *p.URI
+	res, vars := s.resources.match(uri, max)
+	if res == nil {
+		r.failWith(&ResourceNotFound(uri).(*callError).protocolError)
+		return
+	}
+	s.start(r, func(r *request, received time.Time) (*Call, *wireError) {
+		c := s.requestCall(r, received)
+		if meta := r.env.meta; meta != nil {
+			c.readMeta(meta)
+		}
+		c.tool, c.Tool = res.tool, res.tool.spec.Name
+		c.read = &readRequest{uri: uri, vars: vars}
+		if t := res.spec.Target; t != "" {
+			var seen map[string]struct{}
+			c.addTarget(appendString(nil, vars[t]), &seen)
+		}
+		return c, nil
+	})
+}
+
+// answerRead sends the answer of a resource read: its contents, or a
+// JSON-RPC error (a ResourceNotFound, or -32603 with the sentence a tool
+// call would have had as its error result).
+func (s *Server) answerRead(c *Call, res *CallToolResult, err error) {
+	if line, status, code := pendingAnswer(c, err); line != nil {
+		cancelled := c.settle()
+		if !c.close(&callEvent{status: status, result: ErrorResult(string(line))}, err) || cancelled {
+			return
+		}
+		_ = c.out.respond(line, code)
+		return
+	}
+	res, status := s.outcome(c, res, err)
+	cancelled := c.settle()
+	var b []byte
+	var code int64
+	if res.IsError || !res.read {
+		code = jsonrpc2.CodeInternalError
+		b = appendError(nil, c.ID, code, resultText(res), nil)
+	} else {
+		var si []byte
+		if c.modern {
+			si = s.serverInfo
+		}
+		b = appendReadResult(nil, c.ID, res.contents, si)
+	}
+	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) || cancelled {
+		return
+	}
+	_ = c.out.respond(b, code)
+}
+
+// appendReadResult appends the response line of a resources/read that
+// read contents; si, the encoded serverInfo, is set for a modern one,
+// which carries the caching hints too.
+func appendReadResult(b []byte, id json.RawMessage, contents []ResourceContents, si []byte) []byte {
+	b = appendResultHead(b, id)
+	b = append(b, `{"contents":[`...)
+	for i, rc := range contents {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"uri":`...)
+		b = appendString(b, rc.URI)
+		if rc.MIMEType != "" {
+			b = append(b, `,"mimeType":`...)
+			b = appendString(b, rc.MIMEType)
+		}
+		if rc.Blob != nil {
+			b = append(b, `,"blob":"`...)
+			b = base64.StdEncoding.AppendEncode(b, rc.Blob)
+			b = append(b, '"')
+		} else {
+			b = append(b, `,"text":`...)
+			b = appendString(b, rc.Text)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if si != nil {
+		b = append(b, fmt.Sprintf(`,"resultType":"complete","ttlMs":%d,"cacheScope":%q,"_meta":{`, readTTLMillis, readScope)...)
+		b = appendServerInfo(b, si, false)
+		b = append(b, '}')
+	}
+	return append(b, "}}\n"...)
+}
