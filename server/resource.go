@@ -38,10 +38,11 @@ type ResourceSpec struct {
 	// Level is the level a server must serve for the resources to be
 	// listed and read; reads change nothing, so most are security.Read.
 	Level security.Level
-	// Target names the variable of URITemplate whose value is the path
-	// a read works on, as a tool's [ToolSpec.Targets] do: a read waits for
-	// the changes to that path that arrived before it.
-	Target string
+	// Target, if set, returns the path a read of a URI of URITemplate
+	// works on, from the values of its variables, as a tool's
+	// [ToolSpec.Targets] name one: a read waits for the changes to that
+	// path that arrived before it. "" is no path.
+	Target func(vars map[string]string) string
 	// Timeout bounds one read; 0 means [Options.ToolTimeout].
 	Timeout time.Duration
 }
@@ -132,26 +133,13 @@ func newResource(spec ResourceSpec, read ReadResourceFunc) (*resource, error) {
 			return nil, fmt.Errorf("resource %q: the URI template: %w", spec.Name, err)
 		}
 		r.tmpl = t
-		if spec.Target != "" && !contains(t.Varnames(), spec.Target) {
-			return nil, fmt.Errorf("resource %q: Target %q is not a variable of %s", spec.Name, spec.Target, spec.URITemplate)
-		}
-	} else if spec.Target != "" {
+	} else if spec.Target != nil {
 		return nil, fmt.Errorf("resource %q: Target needs a URITemplate", spec.Name)
 	}
 	r.tool = &tool{spec: ToolSpec{Name: spec.Name, Description: spec.Description, Level: spec.Level, Timeout: spec.Timeout}}
 	r.tool.handler = r.handle
 	r.listing = appendResourceEntry(nil, &spec)
 	return r, nil
-}
-
-// contains reports whether list holds s.
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // match returns the resource at level max that serves uri, and the values

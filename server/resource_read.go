@@ -45,9 +45,11 @@ func (s *Server) readResource(r *request) {
 		}
 		c.tool, c.Tool = res.tool, res.tool.spec.Name
 		c.read = &readRequest{uri: uri, vars: vars}
-		if t := res.spec.Target; t != "" {
-			var seen map[string]struct{}
-			c.addTarget(appendString(nil, vars[t]), &seen)
+		if res.spec.Target != nil {
+			if t := res.spec.Target(vars); t != "" {
+				var seen map[string]struct{}
+				c.addTarget(appendString(nil, t), &seen)
+			}
 		}
 		return c, nil
 	})

@@ -32,7 +32,7 @@ func resourceServer(t *testing.T, opts Options) (*Server, *atomic.Int32) {
 			reads.Add(1)
 			return []ResourceContents{{URI: uri, MIMEType: "text/plain", Text: "a\nb\n"}}, nil
 		}))
-	must(AddResource(srv, ResourceSpec{URITemplate: "notes://n/{+path}", Name: "notes", Description: "Notes by path.", Target: "path", Timeout: 100 * time.Millisecond},
+	must(AddResource(srv, ResourceSpec{URITemplate: "notes://n/{+path}", Name: "notes", Description: "Notes by path.", Target: func(v map[string]string) string { return v["path"] }, Timeout: 100 * time.Millisecond},
 		func(ctx context.Context, _ *Call, uri string, vars map[string]string) ([]ResourceContents, error) {
 			reads.Add(1)
 			switch p := vars["path"]; p {
@@ -175,8 +175,7 @@ func TestAddResourceRefusesBadSpecs(t *testing.T) {
 		{"no URI", ResourceSpec{Name: "n"}, read, "needs a URI or a URITemplate"},
 		{"both", ResourceSpec{Name: "n", URI: "a://b", URITemplate: "a://{x}"}, read, "and not both"},
 		{"a bad template", ResourceSpec{Name: "n", URITemplate: "a://{x"}, read, "the URI template"},
-		{"a target that is no variable", ResourceSpec{Name: "n", URITemplate: "a://{x}", Target: "y"}, read, `Target "y" is not a variable`},
-		{"a target without a template", ResourceSpec{Name: "n", URI: "a://b", Target: "x"}, read, "Target needs a URITemplate"},
+		{"a target without a template", ResourceSpec{Name: "n", URI: "a://b", Target: func(map[string]string) string { return "" }}, read, "Target needs a URITemplate"},
 		{"no read function", ResourceSpec{Name: "n", URI: "a://b"}, nil, "no read function"},
 		{"an unknown level", ResourceSpec{Name: "n", URI: "a://b", Level: 7}, read, "unknown level"},
 	}
