@@ -194,8 +194,11 @@ func (r *resource) handle(ctx context.Context, c *Call) (*CallToolResult, error)
 // that names nothing: the client gets -32602 with the URI in the error's
 // data, as MCP asks.
 func ResourceNotFound(uri string) error {
-	return &callError{protocolError{code: jsonrpc2.CodeInvalidParams, message: "Resource not found: " + shortenString(uri, 200), data: uriData(uri)}}
+	return &callError{protocolError{code: jsonrpc2.CodeInvalidParams, message: resourceNotFound + shortenString(uri, 200), data: uriData(uri)}}
 }
+
+// resourceNotFound starts the message of a ResourceNotFound error.
+const resourceNotFound = "Resource not found: "
 
 // uriData is the data of an error about uri: {"uri": uri}.
 func uriData(uri string) []byte {

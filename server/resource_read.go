@@ -1,9 +1,12 @@
 package server
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -53,6 +56,47 @@ func (s *Server) readResource(r *request) {
 		}
 		return c, nil
 	})
+}
+
+// ReadResource reads the resource at uri outside any session, with
+// exactly the checks of the protocol path, as [Server.CallTool] runs a
+// tool: the read runs under its deadline, through [Options.Policies]. A
+// URI nothing serves, or that its reader says names nothing, is an error
+// that [IsResourceNotFound] recognizes; any other failure is an error
+// whose text is what a client would read.
+func (s *Server) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+	res, vars := s.resources.match(uri, s.opts.maxLevel())
+	if res == nil {
+		return nil, ResourceNotFound(uri)
+	}
+	c := &Call{srv: s, received: time.Now(), tool: res.tool, Tool: res.tool.spec.Name, read: &readRequest{uri: uri, vars: vars}}
+	c.ctx, c.cancel = context.WithCancel(ctx)
+	defer c.cancel()
+	h := s.timeoutPolicy(retryPolicy(s.sleep)(invoke))
+	for i := len(s.opts.Policies) - 1; i >= 0; i-- {
+		h = s.opts.Policies[i](h)
+	}
+	out, err := s.safely(c.ctx, h, c)
+	c.goroutines.Wait()
+	c.releaseMemory()
+	var ce *callError
+	if errors.As(err, &ce) {
+		c.close(&callEvent{status: "error", result: ErrorResult(ce.message)}, err)
+		return nil, ce
+	}
+	out, status := s.outcome(c, out, err)
+	c.close(&callEvent{status: status, result: out}, err)
+	if out.IsError || !out.read {
+		return nil, errors.New(resultText(out))
+	}
+	return out.contents, nil
+}
+
+// IsResourceNotFound reports whether err says a URI names nothing: a
+// [ResourceNotFound] error, as [Server.ReadResource] returns it.
+func IsResourceNotFound(err error) bool {
+	var ce *callError
+	return errors.As(err, &ce) && strings.HasPrefix(ce.message, resourceNotFound)
 }
 
 // answerRead sends the answer of a resource read: its contents, or a

@@ -124,7 +124,7 @@ func (t *toolset) readResource(ctx context.Context, call *server.Call, uri, p st
 		}
 		return []server.ResourceContents{{URI: uri, MIMEType: resourceDirMIME, Text: b.String()}}, nil
 	}
-	res, err := t.readFile(ctx, call, rel, lineRange{}, t.lim.MaxReadBytes)
+	res, err := t.readFile(ctx, call, rel, lineRange{from: 1}, t.lim.MaxReadBytes)
 	var binary *binaryFileError
 	switch {
 	case errors.As(err, &binary):
