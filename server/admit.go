@@ -14,10 +14,13 @@ import (
 // and a place in line on each target); then take a slot and run it, or
 // wait in line for one (worker.go). A request refused on the way never
 // reaches a limit or a slot.
-func (s *Server) startCall(r *request) {
+func (s *Server) startCall(r *request) { s.start(r, s.newCall) }
+
+// start is startCall with the call built by build: a tools/call's, or a
+// resources/read's (resource_read.go).
+func (s *Server) start(r *request, build func(*request, time.Time) (*Call, *wireError)) {
 	received := time.Now()
-	c, werr := s.newCall(r, received)
-	c.modern, c.logLevel, c.capabilities = r.era.modern, r.era.logLevel, r.era.capabilities
+	c, werr := build(r, received)
 	if werr != nil {
 		s.refuseParams(c, werr)
 		return
@@ -90,8 +93,12 @@ func (s *Server) refuse(c *Call, err error) {
 // the limits of the call's principal, and the call's place in line on
 // each of its targets. See policy.go for where they stand among the rest.
 func (s *Server) admit(c *Call) error {
-	if err := c.who.guard.admit(c); err != nil {
-		return err
+	if c.read == nil {
+		// The loop guard is about a model calling the same tool back to
+		// back; a client reads a resource again whenever it changes.
+		if err := c.who.guard.admit(c); err != nil {
+			return err
+		}
 	}
 	if err := c.who.limiter.admit(c.Lang()); err != nil {
 		return err

@@ -21,6 +21,10 @@ func (s *Server) answer(c *Call, res *CallToolResult, err error) {
 			e.answerEarly() // a goroutine of the call runs on (Call.Go)
 		}
 	}
+	if c.read != nil {
+		s.answerRead(c, res, err)
+		return
+	}
 	if line, status, code := pendingAnswer(c, err); line != nil {
 		// A confirmation to ask, or a JSON-RPC error of the call (mrtr.go).
 		cancelled := c.settle()

@@ -25,6 +25,7 @@ type Call struct {
 	ID json.RawMessage
 
 	tool     *tool
+	read     *readRequest    // what a resources/read asks (resource_read.go); nil for a tool call
 	args     json.RawMessage // the raw arguments; nil for none
 	members  []member        // args split by the reader, in a line it checked whole; nil if not (decodeArguments)
 	token    json.RawMessage // the client's progressToken, if any

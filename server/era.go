@@ -125,7 +125,11 @@ const (
 func (s *Server) discover(r *request) {
 	b := []byte(`{"resultType":"complete","supportedVersions":`)
 	b, _ = jsonwire.Append(b, supportedVersions())
-	b = append(b, `,"capabilities":{"tools":{}}`...)
+	if s.resources.any(s.opts.maxLevel()) {
+		b = append(b, `,"capabilities":{"resources":{},"tools":{}}`...)
+	} else {
+		b = append(b, `,"capabilities":{"tools":{}}`...)
+	}
 	if s.opts.Instructions != "" {
 		b = append(b, `,"instructions":`...)
 		b = appendString(b, s.opts.Instructions)

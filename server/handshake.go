@@ -126,10 +126,14 @@ func appendServerInfoObject(b []byte, si serverInfo) []byte {
 // encoding/json writes an initializeResult without HTML escaping, given
 // si, the encoded serverInfo. The capabilities are the server's only
 // ones, in encoding/json's order of map keys.
-func appendInitializeResult(b []byte, version string, si []byte, instructions string) []byte {
+func appendInitializeResult(b []byte, version string, si []byte, instructions string, resources bool) []byte {
 	b = append(b, `{"protocolVersion":`...)
 	b = appendString(b, version)
-	b = append(b, `,"capabilities":{"logging":{},"tools":{}},"serverInfo":`...)
+	if resources {
+		b = append(b, `,"capabilities":{"logging":{},"resources":{},"tools":{}},"serverInfo":`...)
+	} else {
+		b = append(b, `,"capabilities":{"logging":{},"tools":{}},"serverInfo":`...)
+	}
 	b = append(b, si...)
 	if instructions != "" {
 		b = append(b, `,"instructions":`...)

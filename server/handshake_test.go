@@ -38,7 +38,7 @@ func FuzzAppendInitializeResult(f *testing.F) {
 		if want, err = encodingJSON(v); err != nil {
 			t.Fatal(err)
 		}
-		if got := appendInitializeResult(nil, version, encoded, instructions); !bytes.Equal(got, want) {
+		if got := appendInitializeResult(nil, version, encoded, instructions, false); !bytes.Equal(got, want) {
 			t.Fatalf("initialize result:\n got  %s\n want %s", got, want)
 		}
 	})

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"mime"
 	"net"
@@ -270,9 +271,9 @@ const codeHeaderMismatch = -32020
 
 // modernHeaderMismatch checks the headers a request of MCP 2026-07-28
 // must carry over HTTP: MCP-Protocol-Version equal to its _meta,
-// Mcp-Method equal to its method, and for tools/call Mcp-Name equal to
-// the tool (plain, or as =?base64?…?=). It returns what does not match,
-// or "".
+// Mcp-Method equal to its method, and Mcp-Name equal to the tool of a
+// tools/call or the URI of a resources/read (plain, or as =?base64?…?=).
+// It returns what does not match, or "".
 func modernHeaderMismatch(h http.Header, env envelope) string {
 	if v := strings.TrimSpace(h.Get("MCP-Protocol-Version")); v != ModernVersion {
 		return fmt.Sprintf("the MCP-Protocol-Version header is %q; a request whose _meta says %s must say so in the header too", shortenString(v, 40), ModernVersion)
@@ -280,16 +281,25 @@ func modernHeaderMismatch(h http.Header, env envelope) string {
 	if m := strings.TrimSpace(h.Get("Mcp-Method")); m != env.method {
 		return fmt.Sprintf("the Mcp-Method header is %q, the body's method %q; send the method in both", shortenString(m, 40), shortenString(env.method, 40))
 	}
-	if env.method != "tools/call" {
+	var name, what string
+	switch env.method {
+	case "tools/call":
+		if env.name != nil {
+			name, _ = decodeString(env.name)
+		}
+		what = "the tool the body calls"
+	case "resources/read":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = json.Unmarshal(env.params, &p) // a body without a URI is refused as such
+		name, what = p.URI, "the URI the body reads"
+	default:
 		return ""
-	}
-	var name string
-	if env.name != nil {
-		name, _ = decodeString(env.name)
 	}
 	got, ok := decodeMcpName(strings.TrimSpace(h.Get("Mcp-Name")))
 	if !ok || got != name {
-		return fmt.Sprintf("the Mcp-Name header does not name the tool the body calls (%q); send the tool's name in both", shortenString(name, 40))
+		return fmt.Sprintf("the Mcp-Name header does not name %s (%q); send it in both", what, shortenString(name, 40))
 	}
 	return ""
 }

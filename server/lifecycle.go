@@ -84,7 +84,7 @@ func (s *Server) initialize(r *request) {
 	}
 
 	b := appendResultHead(nil, r.env.id)
-	b = appendInitializeResult(b, version, s.serverInfo, s.opts.Instructions)
+	b = appendInitializeResult(b, version, s.serverInfo, s.opts.Instructions, s.resources.any(s.opts.maxLevel()))
 	if sess != nil {
 		sess.initialized.Store(true)
 	}

@@ -14,16 +14,24 @@ var errBadCursor = errors.New("bad cursor")
 
 const cursorPrefix = "tools:"
 
-func encodeCursor(offset int) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.Itoa(offset)))
+func encodeCursor(offset int) string { return encodePrefixedCursor(cursorPrefix, offset) }
+
+func decodeCursor(c string, n int) (int, error) { return decodePrefixedCursor(cursorPrefix, c, n) }
+
+// encodePrefixedCursor returns the cursor of the page of a list that
+// starts at offset; prefix tells the lists apart.
+func encodePrefixedCursor(prefix string, offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(prefix + strconv.Itoa(offset)))
 }
 
-func decodeCursor(c string, n int) (int, error) {
+// decodePrefixedCursor returns the offset of cursor c of the list of n
+// items whose cursors start with prefix, or errBadCursor.
+func decodePrefixedCursor(prefix, c string, n int) (int, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
+	if err != nil || !strings.HasPrefix(string(b), prefix) {
 		return 0, errBadCursor
 	}
-	off, err := strconv.Atoi(string(b[len(cursorPrefix):]))
+	off, err := strconv.Atoi(string(b[len(prefix):]))
 	if err != nil || off <= 0 || off >= n {
 		return 0, errBadCursor
 	}

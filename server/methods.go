@@ -27,6 +27,9 @@ var methods = [...]methodInfo{
 	{name: "tools/list", legacy: true, modern: true, handle: (*Server).listTools},
 	{name: "tools/call", legacy: true, modern: true, handle: (*Server).startCall},
 	{name: "logging/setLevel", legacy: true, handle: (*Server).setLevel},
+	{name: "resources/list", legacy: true, modern: true, handle: (*Server).listResources},
+	{name: "resources/templates/list", legacy: true, modern: true, handle: (*Server).listResourceTemplates},
+	{name: "resources/read", legacy: true, modern: true, handle: (*Server).readResource},
 }
 
 // method returns the entry of the method called name.
@@ -39,11 +42,15 @@ func method(name string) (*methodInfo, bool) {
 	return nil, false
 }
 
-// methodNames lists the methods served in one era, as a sentence does:
-// "a, b and c".
-func methodNames(modern bool) string {
+// methodNames lists the methods s serves in one era, as a sentence does:
+// "a, b and c". The resources methods are served once s has resources.
+func (s *Server) methodNames(modern bool) string {
 	var names []string
-	for _, m := range methods {
+	for i := range methods {
+		m := &methods[i]
+		if !s.serves(m) {
+			continue
+		}
 		if m.modern && modern || m.legacy && !modern {
 			names = append(names, m.name)
 		}
@@ -63,15 +70,18 @@ func (s *Server) serve(r *request) {
 		ev.RawJSON("id", clipJSON(r.env.id)).Str("method", clip(r.env.method)).Msg("request")
 	}
 	m, ok := method(r.env.method)
+	if ok && !s.serves(m) {
+		m, ok = nil, false
+	}
 	switch {
 	case r.era.modern && ok && m.modern:
 	case r.era.modern && ok:
 		r.fail(jsonrpc2.CodeMethodNotFound, fmt.Sprintf(
-			"Method not found: %s is not part of MCP %s; send %s", r.env.method, ModernVersion, orNames(true)))
+			"Method not found: %s is not part of MCP %s; send %s", r.env.method, ModernVersion, s.orNames(true)))
 		return
 	case r.era.modern:
 		r.fail(jsonrpc2.CodeMethodNotFound, fmt.Sprintf(
-			"Method not found: %q; under MCP %s this server answers %s", shortenString(r.env.method, 80), ModernVersion, methodNames(true)))
+			"Method not found: %q; under MCP %s this server answers %s", shortenString(r.env.method, 80), ModernVersion, s.methodNames(true)))
 		return
 	case ok && m.legacy:
 		if !m.early && r.sess != nil && !r.sess.initialized.Load() {
@@ -86,15 +96,21 @@ func (s *Server) serve(r *request) {
 		return
 	default:
 		r.fail(jsonrpc2.CodeMethodNotFound,
-			fmt.Sprintf("Method not found: %q; this server answers %s", shortenString(r.env.method, 80), methodNames(false)))
+			fmt.Sprintf("Method not found: %q; this server answers %s", shortenString(r.env.method, 80), s.methodNames(false)))
 		return
 	}
 	m.handle(s, r)
 }
 
+// serves reports whether s serves the method of m: the resources methods
+// once it has resources, every other always.
+func (s *Server) serves(m *methodInfo) bool {
+	return !strings.HasPrefix(m.name, "resources/") || s.resources.any(s.opts.maxLevel())
+}
+
 // orNames lists the methods served in one era as alternatives: "a, b or c".
-func orNames(modern bool) string {
-	all := methodNames(modern)
+func (s *Server) orNames(modern bool) string {
+	all := s.methodNames(modern)
 	if i := strings.LastIndex(all, " and "); i >= 0 {
 		return all[:i] + " or " + all[i+len(" and "):]
 	}

@@ -25,15 +25,7 @@ import (
 // for the events of a refused request.
 func (s *Server) newCall(r *request, received time.Time) (*Call, *wireError) {
 	env := r.env
-	c := &Call{ID: env.id, key: env.key, srv: s, sess: r.sess, who: r.who, out: r.out, received: received}
-	if r.sess != nil {
-		c.trace = r.sess.trace
-	} else {
-		c.trace = newTraceID()
-	}
-	if s.opts.Tracer != nil {
-		c.span = &CallSpan{RequestID: env.id, Session: c.trace, Start: received}
-	}
+	c := s.requestCall(r, received)
 	if env.params == nil {
 		return c, badParams(`tools/call needs params with "name", the tool to run, and "arguments"`)
 	}
@@ -54,6 +46,24 @@ func (s *Server) newCall(r *request, received time.Time) (*Call, *wireError) {
 		return c, badParams(`"name" must be a string, got %s`, jsonKind(nameRaw[0]))
 	}
 	return c, s.bind(c, t, name, args, env.argMembers())
+}
+
+// requestCall returns the call of the request r, received then, with what
+// every call of the protocol has: its id, session, principal, peer, trace
+// and span.
+func (s *Server) requestCall(r *request, received time.Time) *Call {
+	env := r.env
+	c := &Call{ID: env.id, key: env.key, srv: s, sess: r.sess, who: r.who, out: r.out, received: received}
+	if r.sess != nil {
+		c.trace = r.sess.trace
+	} else {
+		c.trace = newTraceID()
+	}
+	if s.opts.Tracer != nil {
+		c.span = &CallSpan{RequestID: env.id, Session: c.trace, Start: received}
+	}
+	c.modern, c.logLevel, c.capabilities = r.era.modern, r.era.logLevel, r.era.capabilities
+	return c
 }
 
 // readMeta reads the members of params._meta the server uses: the

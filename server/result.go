@@ -24,6 +24,10 @@ type CallToolResult struct {
 	// package encoded itself, compact and valid, so that it is written as
 	// it is rather than checked again.
 	encoded bool
+	// read marks the result of a resource read (resource.go), whose
+	// contents are written as a resources/read result.
+	read     bool
+	contents []ResourceContents
 }
 
 // ErrorResult returns a result that reports a failure with text.

@@ -153,16 +153,18 @@ func (o *Options) maxLevel() security.Level {
 // limits and loop guards, the cache and the memory budget are one for
 // all of them.
 type Server struct {
-	opts    Options
-	log     zerolog.Logger
-	tools   registry
-	sleep   func(context.Context, time.Duration) error // between retries; tests replace it
-	cache   *resultCache
-	budget  *semaphore.Weighted // the memory the calls share (budget.go)
-	states  *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
-	handle  ToolHandler         // the policies around the tools, built once (policy.go)
-	runners *runners            // the goroutines of Call.Go (worker.go)
-	timers  sync.Pool           // of *time.Timer, for the calls' deadlines (policy_timeout.go)
+	opts  Options
+	log   zerolog.Logger
+	tools registry
+	// resources are what the server serves by URI (resource.go).
+	resources resources
+	sleep     func(context.Context, time.Duration) error // between retries; tests replace it
+	cache     *resultCache
+	budget    *semaphore.Weighted // the memory the calls share (budget.go)
+	states    *stateKeeper        // seals the requestState of confirmations in the modern era (mrtr.go)
+	handle    ToolHandler         // the policies around the tools, built once (policy.go)
+	runners   *runners            // the goroutines of Call.Go (worker.go)
+	timers    sync.Pool           // of *time.Timer, for the calls' deadlines (policy_timeout.go)
 
 	// The process scope of the calls (scope.go).
 	slots      chan struct{}       // one token per call running (worker.go)

@@ -225,6 +225,7 @@ const (
 	msgBinary
 	msgMediaRange
 	msgMediaTooLarge
+	msgResourceTooLarge
 	msgAnImage
 	msgASound
 	msgMediaNote
@@ -835,6 +836,9 @@ var catalog = i18n.Catalog[msgID]{
 	msgMediaRange: {
 		"{1} is {2} ({3}); offset, limit, head and tail apply to text only, so leave them out to get the whole file",
 		"{1} 是{2}（{3}）；offset、limit、head 和 tail 只适用于文本，请去掉它们以获取整个文件"},
+	msgResourceTooLarge: {
+		"{1} is {2}, more than the {3} a resource read returns; read_file reads it in parts",
+		"{1} 大小为 {2}，超过了资源读取的上限 {3}；可用 read_file 分段读取"},
 	msgMediaTooLarge: {
 		"{1} is {2} of {3}, more than the {4} read_file returns at a time; get_file_info describes it",
 		"{1} 是{2}，大小 {3}，超过了 read_file 每次返回的上限 {4}；可用 get_file_info 查看其信息"},

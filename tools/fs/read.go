@@ -172,7 +172,7 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 	kind, mime := sniff(head)
 	switch kind {
 	case kindBinary:
-		return res, fail(msgBinary, lit(quote(rel)), size(fsize))
+		return res, &binaryFileError{msgError{m: say(msgBinary, lit(quote(rel)), size(fsize))}}
 	case kindImage, kindAudio:
 		if !lr.whole() {
 			return res, fail(msgMediaRange, lit(quote(rel)), article(kind), lit(mime))
@@ -310,6 +310,17 @@ func numberLines(text string, from int, budget int64) (string, int) {
 	}
 	// out is never written again: the text can have its bytes.
 	return unsafe.String(unsafe.SliceData(out), len(out)), n - from
+}
+
+// binaryFileError is the error for a file that is neither text, an image
+// nor a sound, which read_file refuses and a resource read returns as a
+// blob.
+type binaryFileError struct{ msgError }
+
+func (e *binaryFileError) inLanguage(lang i18n.Lang) error {
+	inLang := *e
+	inLang.lang = lang
+	return &inLang
 }
 
 // tooLargeError is the error for an image or sound larger than what a read

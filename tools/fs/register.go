@@ -90,6 +90,7 @@ func (t *toolset) register(s *server.Server) error {
 		t.addCopyFile,
 		t.addMoveFile,
 		t.addDeleteFile,
+		t.addResources,
 	} {
 		if err := add(s); err != nil {
 			return fmt.Errorf("fs: %w", err)
