@@ -45,7 +45,29 @@ type ResourceSpec struct {
 	Target func(vars map[string]string) string
 	// Timeout bounds one read; 0 means [Options.ToolTimeout].
 	Timeout time.Duration
+	// Complete, if set, completes a variable of URITemplate as it is
+	// typed (completion/complete), with the values of the others given
+	// so far; it runs as a read does.
+	Complete CompleteFunc
 }
+
+// CompleteFunc returns the completions of the value typed so far of the
+// variable argument of a template, given the values of its other
+// variables in args.
+type CompleteFunc func(ctx context.Context, call *Call, argument, value string, args map[string]string) (Completion, error)
+
+// Completion is what a CompleteFunc found: the first values, at most
+// [MaxCompletions] of them, how many there are in all (0 if unknown), and
+// whether there are more than Values holds.
+type Completion struct {
+	Values  []string
+	Total   int
+	HasMore bool
+}
+
+// MaxCompletions is the most values a completion returns, as MCP bounds
+// them.
+const MaxCompletions = 100
 
 // ResourceContents is the content of a resource, or of one of the parts a
 // read returns: Text, or Blob for binary content (sent as base64).
@@ -76,6 +98,27 @@ type resource struct {
 // resources holds the resources of a server, in the order they were added.
 type resources struct {
 	fixed, templates []*resource
+}
+
+// completes reports whether the server completes a variable of any
+// template it serves at level max.
+func (r *resources) completes(max security.Level) bool {
+	for _, res := range r.templates {
+		if res.spec.Complete != nil && max.Allows(res.spec.Level) {
+			return true
+		}
+	}
+	return false
+}
+
+// template returns the template at level max whose URITemplate is t.
+func (r *resources) template(t string, max security.Level) *resource {
+	for _, res := range r.templates {
+		if res.spec.URITemplate == t && max.Allows(res.spec.Level) {
+			return res
+		}
+	}
+	return nil
 }
 
 // any reports whether the server serves any resource at level max.
@@ -133,8 +176,8 @@ func newResource(spec ResourceSpec, read ReadResourceFunc) (*resource, error) {
 			return nil, fmt.Errorf("resource %q: the URI template: %w", spec.Name, err)
 		}
 		r.tmpl = t
-	} else if spec.Target != nil {
-		return nil, fmt.Errorf("resource %q: Target needs a URITemplate", spec.Name)
+	} else if spec.Target != nil || spec.Complete != nil {
+		return nil, fmt.Errorf("resource %q: Target and Complete need a URITemplate", spec.Name)
 	}
 	r.tool = &tool{spec: ToolSpec{Name: spec.Name, Description: spec.Description, Level: spec.Level, Timeout: spec.Timeout}}
 	r.tool.handler = r.handle
@@ -169,10 +212,19 @@ func (r *resources) match(uri string, max security.Level) (*resource, map[string
 	return nil, nil
 }
 
-// readRequest is what a resource read is asked.
+// readRequest is what a resource read, or a completion of a template's
+// variable, is asked.
 type readRequest struct {
-	uri  string
-	vars map[string]string
+	uri      string
+	vars     map[string]string
+	complete *completeRequest // set for a completion of the template uri
+}
+
+// completeRequest is the variable a completion completes, the value
+// typed so far and the values of the other variables.
+type completeRequest struct {
+	argument, value string
+	args            map[string]string
 }
 
 // handle runs a read as the innermost handler of the policies, and
@@ -182,6 +234,13 @@ func (r *resource) handle(ctx context.Context, c *Call) (*CallToolResult, error)
 	req := c.read
 	if req == nil {
 		return nil, Internal(errors.New("a resource read without its request"))
+	}
+	if cr := req.complete; cr != nil {
+		comp, err := r.spec.Complete(ctx, c, cr.argument, cr.value, cr.args)
+		if err != nil {
+			return nil, err
+		}
+		return &CallToolResult{completion: &comp, read: true}, nil
 	}
 	contents, err := r.read(ctx, c, req.uri, req.vars)
 	if err != nil {

@@ -70,6 +70,34 @@ func (s *Server) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 		return nil, ResourceNotFound(uri)
 	}
 	c := &Call{srv: s, received: time.Now(), tool: res.tool, Tool: res.tool.spec.Name, read: &readRequest{uri: uri, vars: vars}}
+	out, err := s.runRead(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return out.contents, nil
+}
+
+// Complete completes the variable argument of the resource template
+// template, from the value typed so far and the values args of the
+// others, outside any session, as [Server.ReadResource] reads.
+func (s *Server) Complete(ctx context.Context, template, argument, value string, args map[string]string) (Completion, error) {
+	res := s.resources.template(template, s.opts.maxLevel())
+	if res == nil || res.spec.Complete == nil {
+		return Completion{}, fmt.Errorf("no resource template %q completes its variables", template)
+	}
+	c := &Call{srv: s, received: time.Now(), tool: res.tool, Tool: res.tool.spec.Name,
+		read: &readRequest{uri: template, complete: &completeRequest{argument: argument, value: value, args: args}}}
+	out, err := s.runRead(ctx, c)
+	if err != nil {
+		return Completion{}, err
+	}
+	return *out.completion, nil
+}
+
+// runRead runs the read or completion c outside any session, through the
+// timeout and the policies, and returns its result, or its error as a
+// client would read it.
+func (s *Server) runRead(ctx context.Context, c *Call) (*CallToolResult, error) {
 	c.ctx, c.cancel = context.WithCancel(ctx)
 	defer c.cancel()
 	h := s.timeoutPolicy(retryPolicy(s.sleep)(invoke))
@@ -89,7 +117,7 @@ func (s *Server) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 	if out.IsError || !out.read {
 		return nil, errors.New(resultText(out))
 	}
-	return out.contents, nil
+	return out, nil
 }
 
 // IsResourceNotFound reports whether err says a URI names nothing: a
@@ -115,14 +143,17 @@ func (s *Server) answerRead(c *Call, res *CallToolResult, err error) {
 	cancelled := c.settle()
 	var b []byte
 	var code int64
-	if res.IsError || !res.read {
+	var si []byte
+	if c.modern {
+		si = s.serverInfo
+	}
+	switch {
+	case res.IsError || !res.read:
 		code = jsonrpc2.CodeInternalError
 		b = appendError(nil, c.ID, code, resultText(res), nil)
-	} else {
-		var si []byte
-		if c.modern {
-			si = s.serverInfo
-		}
+	case res.completion != nil:
+		b = appendCompleteResult(nil, c.ID, res.completion, si)
+	default:
 		b = appendReadResult(nil, c.ID, res.contents, si)
 	}
 	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) || cancelled {

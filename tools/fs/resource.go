@@ -83,6 +83,13 @@ func (t *toolset) addResources(s *server.Server) error {
 			Title:       title,
 			Description: "A file's content (text, or binary as a blob) or a directory's listing, by its path in the root.",
 			Target:      func(vars map[string]string) string { return prefix(vars["path"]) },
+			Complete: func(ctx context.Context, call *server.Call, argument, value string, _ map[string]string) (server.Completion, error) {
+				if argument != "path" {
+					return server.Completion{Values: []string{}}, nil
+				}
+				comp, err := t.completePath(ctx, prefix, value)
+				return comp, resourceError(err, "", call)
+			},
 		}, read); err != nil {
 			return err
 		}
