@@ -62,6 +62,23 @@ func (s *Server) complete(r *request) {
 	})
 }
 
+// bounded returns c as a client gets it: at most MaxCompletions values,
+// hasMore when there were more, and a total no smaller than what it had,
+// or 0 when unknown.
+func (c Completion) bounded() Completion {
+	if c.Total != 0 {
+		c.Total = max(c.Total, len(c.Values))
+	}
+	if len(c.Values) > MaxCompletions {
+		c.Total = max(c.Total, len(c.Values))
+		c.Values, c.HasMore = c.Values[:MaxCompletions:MaxCompletions], true
+	}
+	if c.Values == nil {
+		c.Values = []string{}
+	}
+	return c
+}
+
 // contains reports whether list holds s.
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -75,11 +92,7 @@ func contains(list []string, s string) bool {
 // appendCompleteResult appends the response line of a completion; si, the
 // encoded serverInfo, is set for a modern one.
 func appendCompleteResult(b []byte, id json.RawMessage, comp *Completion, si []byte) []byte {
-	values := comp.Values
-	hasMore := comp.HasMore
-	if len(values) > MaxCompletions {
-		values, hasMore = values[:MaxCompletions], true
-	}
+	values, total, hasMore := comp.Values, comp.Total, comp.HasMore
 	b = appendResultHead(b, id)
 	b = append(b, `{"completion":{"values":[`...)
 	for i, v := range values {
@@ -89,7 +102,7 @@ func appendCompleteResult(b []byte, id json.RawMessage, comp *Completion, si []b
 		b = appendString(b, v)
 	}
 	b = append(b, ']')
-	if total := max(comp.Total, len(values)); total > 0 {
+	if total > 0 {
 		b = append(b, fmt.Sprintf(`,"total":%d`, total)...)
 	}
 	b = append(b, fmt.Sprintf(`,"hasMore":%t}`, hasMore)...)

@@ -38,11 +38,6 @@ type ResourceSpec struct {
 	// Level is the level a server must serve for the resources to be
 	// listed and read; reads change nothing, so most are security.Read.
 	Level security.Level
-	// Target, if set, returns the path a read of a URI of URITemplate
-	// works on, from the values of its variables, as a tool's
-	// [ToolSpec.Targets] name one: a read waits for the changes to that
-	// path that arrived before it. "" is no path.
-	Target func(vars map[string]string) string
 	// Timeout bounds one read; 0 means [Options.ToolTimeout].
 	Timeout time.Duration
 	// Complete, if set, completes a variable of URITemplate as it is
@@ -176,8 +171,8 @@ func newResource(spec ResourceSpec, read ReadResourceFunc) (*resource, error) {
 			return nil, fmt.Errorf("resource %q: the URI template: %w", spec.Name, err)
 		}
 		r.tmpl = t
-	} else if spec.Target != nil || spec.Complete != nil {
-		return nil, fmt.Errorf("resource %q: Target and Complete need a URITemplate", spec.Name)
+	} else if spec.Complete != nil {
+		return nil, fmt.Errorf("resource %q: Complete needs a URITemplate", spec.Name)
 	}
 	r.tool = &tool{spec: ToolSpec{Name: spec.Name, Description: spec.Description, Level: spec.Level, Timeout: spec.Timeout}}
 	r.tool.handler = r.handle
@@ -240,13 +235,30 @@ func (r *resource) handle(ctx context.Context, c *Call) (*CallToolResult, error)
 		if err != nil {
 			return nil, err
 		}
+		comp = comp.bounded()
 		return &CallToolResult{completion: &comp, read: true}, nil
 	}
 	contents, err := r.read(ctx, c, req.uri, req.vars)
 	if err != nil {
 		return nil, err
 	}
+	// The answer's line holds the contents again, escaped or in base64:
+	// it is reserved from the memory budget as the contents are, and
+	// given back when the call ends, after the answer is sent.
+	if err := c.Reserve(ctx, encodedSize(contents)); err != nil {
+		return nil, err
+	}
 	return &CallToolResult{contents: contents, read: true}, nil
+}
+
+// encodedSize returns about how many bytes contents take in a response
+// line: text with a sixteenth more for escapes, blobs in base64.
+func encodedSize(contents []ResourceContents) int64 {
+	var n int64
+	for _, c := range contents {
+		n += int64(len(c.URI)+len(c.MIMEType)+len(c.Text)+len(c.Text)/16+(len(c.Blob)+2)/3*4) + 64
+	}
+	return n
 }
 
 // ResourceNotFound returns the error a [ReadResourceFunc] gives for a URI

@@ -48,12 +48,6 @@ func (s *Server) readResource(r *request) {
 		}
 		c.tool, c.Tool = res.tool, res.tool.spec.Name
 		c.read = &readRequest{uri: uri, vars: vars}
-		if res.spec.Target != nil {
-			if t := res.spec.Target(vars); t != "" {
-				var seen map[string]struct{}
-				c.addTarget(appendString(nil, t), &seen)
-			}
-		}
 		return c, nil
 	})
 }
@@ -141,6 +135,10 @@ func (s *Server) answerRead(c *Call, res *CallToolResult, err error) {
 	}
 	res, status := s.outcome(c, res, err)
 	cancelled := c.settle()
+	if cancelled {
+		c.close(&callEvent{status: "cancelled", result: res}, err)
+		return
+	}
 	var b []byte
 	var code int64
 	var si []byte
@@ -156,7 +154,7 @@ func (s *Server) answerRead(c *Call, res *CallToolResult, err error) {
 	default:
 		b = appendReadResult(nil, c.ID, res.contents, si)
 	}
-	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) || cancelled {
+	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) {
 		return
 	}
 	_ = c.out.respond(b, code)

@@ -46,7 +46,7 @@ func resourceServer(t *testing.T, opts Options) (*Server, *atomic.Int32) {
 		}
 		return c, nil
 	}
-	must(AddResource(srv, ResourceSpec{URITemplate: "notes://n/{+path}", Name: "notes", Description: "Notes by path.", Target: func(v map[string]string) string { return v["path"] }, Timeout: 100 * time.Millisecond, Complete: complete},
+	must(AddResource(srv, ResourceSpec{URITemplate: "notes://n/{+path}", Name: "notes", Description: "Notes by path.", Timeout: 100 * time.Millisecond, Complete: complete},
 		func(ctx context.Context, _ *Call, uri string, vars map[string]string) ([]ResourceContents, error) {
 			reads.Add(1)
 			switch p := vars["path"]; p {
@@ -189,7 +189,9 @@ func TestAddResourceRefusesBadSpecs(t *testing.T) {
 		{"no URI", ResourceSpec{Name: "n"}, read, "needs a URI or a URITemplate"},
 		{"both", ResourceSpec{Name: "n", URI: "a://b", URITemplate: "a://{x}"}, read, "and not both"},
 		{"a bad template", ResourceSpec{Name: "n", URITemplate: "a://{x"}, read, "the URI template"},
-		{"a target without a template", ResourceSpec{Name: "n", URI: "a://b", Target: func(map[string]string) string { return "" }}, read, "Target and Complete need a URITemplate"},
+		{"a completion without a template", ResourceSpec{Name: "n", URI: "a://b", Complete: func(context.Context, *Call, string, string, map[string]string) (Completion, error) {
+			return Completion{}, nil
+		}}, read, "Complete needs a URITemplate"},
 		{"no read function", ResourceSpec{Name: "n", URI: "a://b"}, nil, "no read function"},
 		{"an unknown level", ResourceSpec{Name: "n", URI: "a://b", Level: 7}, read, "unknown level"},
 	}
@@ -298,5 +300,46 @@ func TestCompletionCompletesATemplatesVariable(t *testing.T) {
 	comp, err := srv.Complete(context.Background(), "notes://n/{+path}", "path", "n14", nil)
 	if err != nil || len(comp.Values) != 10 || comp.Total != 10 {
 		t.Errorf("Complete: %+v %v", comp, err)
+	}
+}
+
+// TestACompletionIsBoundedAndCountsWhatItCut: a CompleteFunc that returns
+// more than MaxCompletions values is answered with the first 100, their
+// total and hasMore, over the protocol and by Server.Complete (found in
+// review: the total counted only the values kept).
+func TestACompletionIsBoundedAndCountsWhatItCut(t *testing.T) {
+	srv := New(Options{Logger: nopLogger()})
+	err := AddResource(srv, ResourceSpec{URITemplate: "x://{+p}", Name: "x",
+		Complete: func(context.Context, *Call, string, string, map[string]string) (Completion, error) {
+			return Completion{Values: make([]string, 150)}, nil
+		}}, func(context.Context, *Call, string, map[string]string) ([]ResourceContents, error) { return nil, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := serve(t, srv)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"x://{+p}"},"argument":{"name":"p","value":""}}}`)
+	if got := c.recv(); !strings.HasSuffix(got, `"total":150,"hasMore":true}}}`) || strings.Count(got, `""`) != MaxCompletions {
+		t.Errorf("over the protocol: ...%s", got[max(0, len(got)-60):])
+	}
+	comp, err := srv.Complete(context.Background(), "x://{+p}", "p", "", nil)
+	if err != nil || len(comp.Values) != MaxCompletions || !comp.HasMore || comp.Total != 150 {
+		t.Errorf("Complete: %d values, total %d, hasMore %v, %v", len(comp.Values), comp.Total, comp.HasMore, err)
+	}
+}
+
+// TestSubscriptionsAreNotOffered: the resources capability offers no
+// subscription, and resources/subscribe is an unknown method.
+func TestSubscriptionsAreNotOffered(t *testing.T) {
+	srv, _ := resourceServer(t, Options{})
+	c := serve(t, srv)
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	if got := c.recv(); strings.Contains(got, "subscribe") || !strings.Contains(got, `"resources":{}`) {
+		t.Fatalf("initialize: %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"notes://index"}}`)
+	if got := c.recv(); !strings.Contains(got, `"code":-32601`) {
+		t.Fatalf("subscribe: %s", got)
 	}
 }

@@ -17,11 +17,15 @@ import (
 // most server.MaxCompletions of them. The folder is streamed as the
 // searches stream it, within the same bound of entries; ignored entries
 // (.git, and what ignore files list) are left out, and hidden names
-// (starting with ".") come only when what is typed starts with one. A
+// (starting with ".") come only when what is typed starts with one.
+// Names are escaped as the tools show them, so that each reads back. A
 // folder that is not there, or not the server's to show, completes to
-// nothing.
+// nothing; so does an absolute path, which would name the host's folders.
 func (t *toolset) completePath(ctx context.Context, inRoot func(string) string, value string) (server.Completion, error) {
 	dir, partial := "", value
+	if strings.HasPrefix(value, "/") {
+		return server.Completion{Values: []string{}}, nil // a host path is never completed
+	}
 	if i := strings.LastIndexByte(value, '/'); i >= 0 {
 		dir, partial = value[:i+1], value[i+1:]
 	}
@@ -48,7 +52,7 @@ func (t *toolset) completePath(ctx context.Context, inRoot func(string) string, 
 		case err != nil:
 			return nil // an entry that cannot be used is not offered
 		}
-		name := d.Name()
+		name, _ := displayName(d.Name()) // as the tools show it, which a read takes back
 		if strings.HasPrefix(name, partial) && (hidden || !strings.HasPrefix(name, ".")) {
 			total++
 			v := dir + name
@@ -68,6 +72,9 @@ func (t *toolset) completePath(ctx context.Context, inRoot func(string) string, 
 	values := keep.Sorted()
 	if values == nil {
 		values = []string{}
+	}
+	if stopped {
+		total = 0 // how many there are is not known
 	}
 	return server.Completion{Values: values, Total: total, HasMore: stopped || total > len(values)}, nil
 }

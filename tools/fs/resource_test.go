@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -260,5 +261,43 @@ func TestCompletionNamesEveryRootsPaths(t *testing.T) {
 		if err != nil || strings.Join(got.Values, " ") != want {
 			t.Errorf("%s: %+v %v; want %s", tmpl, got, err, want)
 		}
+	}
+}
+
+// TestCompletedNamesReadBack: a completed name is written as the tools
+// show it (escaped), so that the URI a client expands from it reads the
+// file (found in review: a backslash or a line break in a name was
+// offered raw, and its URI was not found).
+func TestCompletedNamesReadBack(t *testing.T) {
+	e := newRealEnv(t, security.Limits{})
+	e.write(t, "new\nline", "n")
+	e.write(t, `back\slash`, "b")
+	for _, prefix := range []string{"n", "b"} {
+		c, err := e.srv.Complete(context.Background(), "toolserver:///{+path}", "path", prefix, nil)
+		if err != nil || len(c.Values) != 1 {
+			t.Fatalf("%q: %+v %v", prefix, c, err)
+		}
+		uri := "toolserver:///" + (&url.URL{Path: c.Values[0]}).EscapedPath()
+		if got, err := e.readResource(t, uri); err != nil || got.Text != prefix {
+			t.Errorf("completion offered %q, whose URI %s reads %+v, %v", c.Values[0], uri, got, err)
+		}
+	}
+}
+
+// TestNoHostPathIsAResourceOrACompletion: a path after the URI's root
+// that is absolute would name the host's folders, even inside the root;
+// it is not found, and completes to nothing. So is a path too long.
+func TestNoHostPathIsAResourceOrACompletion(t *testing.T) {
+	e := newRealEnv(t, security.Limits{})
+	e.write(t, "in.txt", "in\n")
+	host := (&url.URL{Path: filepath.ToSlash(filepath.Join(e.dir, "in.txt"))}).EscapedPath()
+	for _, uri := range []string{"toolserver:///" + host, "toolserver://" + host, "toolserver:///" + strings.Repeat("a", 6000)} {
+		if _, err := e.readResource(t, uri); !server.IsResourceNotFound(err) {
+			t.Errorf("%.80s: %v; want not found", uri, err)
+		}
+	}
+	c, err := e.srv.Complete(context.Background(), "toolserver:///{+path}", "path", filepath.ToSlash(e.dir)+"/", nil)
+	if err != nil || len(c.Values) != 0 {
+		t.Errorf("a host path completed: %+v %v", c, err)
 	}
 }
