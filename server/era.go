@@ -125,11 +125,14 @@ const (
 func (s *Server) discover(r *request) {
 	b := []byte(`{"resultType":"complete","supportedVersions":`)
 	b, _ = jsonwire.Append(b, supportedVersions())
-	if s.resources.any(s.opts.maxLevel()) {
-		b = append(b, `,"capabilities":{"resources":{},"tools":{}}`...)
-	} else {
-		b = append(b, `,"capabilities":{"tools":{}}`...)
+	b = append(b, `,"capabilities":{`...)
+	if s.resources.completes(s.opts.maxLevel()) {
+		b = append(b, `"completions":{},`...)
 	}
+	if s.resources.any(s.opts.maxLevel()) {
+		b = append(b, `"resources":{},`...)
+	}
+	b = append(b, `"tools":{}}`...)
 	if s.opts.Instructions != "" {
 		b = append(b, `,"instructions":`...)
 		b = appendString(b, s.opts.Instructions)

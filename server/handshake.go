@@ -126,14 +126,18 @@ func appendServerInfoObject(b []byte, si serverInfo) []byte {
 // encoding/json writes an initializeResult without HTML escaping, given
 // si, the encoded serverInfo. The capabilities are the server's only
 // ones, in encoding/json's order of map keys.
-func appendInitializeResult(b []byte, version string, si []byte, instructions string, resources bool) []byte {
+func appendInitializeResult(b []byte, version string, si []byte, instructions string, resources, completions bool) []byte {
 	b = append(b, `{"protocolVersion":`...)
 	b = appendString(b, version)
-	if resources {
-		b = append(b, `,"capabilities":{"logging":{},"resources":{},"tools":{}},"serverInfo":`...)
-	} else {
-		b = append(b, `,"capabilities":{"logging":{},"tools":{}},"serverInfo":`...)
+	b = append(b, `,"capabilities":{`...)
+	if completions {
+		b = append(b, `"completions":{},`...)
 	}
+	b = append(b, `"logging":{},`...)
+	if resources {
+		b = append(b, `"resources":{},`...)
+	}
+	b = append(b, `"tools":{}},"serverInfo":`...)
 	b = append(b, si...)
 	if instructions != "" {
 		b = append(b, `,"instructions":`...)

@@ -33,13 +33,21 @@ func FuzzAppendInitializeResult(f *testing.F) {
 		if !bytes.Equal(encoded, want) {
 			t.Fatalf("serverInfo:\n got  %s\n want %s", encoded, want)
 		}
-		v := initializeResult{ProtocolVersion: version, Capabilities: map[string]any{"tools": map[string]any{}, "logging": map[string]any{}},
-			ServerInfo: si, Instructions: instructions}
-		if want, err = encodingJSON(v); err != nil {
-			t.Fatal(err)
-		}
-		if got := appendInitializeResult(nil, version, encoded, instructions, false); !bytes.Equal(got, want) {
-			t.Fatalf("initialize result:\n got  %s\n want %s", got, want)
+		for _, caps := range [][2]bool{{false, false}, {true, false}, {true, true}} {
+			v := initializeResult{ProtocolVersion: version, Capabilities: map[string]any{"tools": map[string]any{}, "logging": map[string]any{}},
+				ServerInfo: si, Instructions: instructions}
+			if caps[0] {
+				v.Capabilities["resources"] = map[string]any{}
+			}
+			if caps[1] {
+				v.Capabilities["completions"] = map[string]any{}
+			}
+			if want, err = encodingJSON(v); err != nil {
+				t.Fatal(err)
+			}
+			if got := appendInitializeResult(nil, version, encoded, instructions, caps[0], caps[1]); !bytes.Equal(got, want) {
+				t.Fatalf("initialize result with resources %v, completions %v:\n got  %s\n want %s", caps[0], caps[1], got, want)
+			}
 		}
 	})
 }

@@ -84,7 +84,8 @@ func (s *Server) initialize(r *request) {
 	}
 
 	b := appendResultHead(nil, r.env.id)
-	b = appendInitializeResult(b, version, s.serverInfo, s.opts.Instructions, s.resources.any(s.opts.maxLevel()))
+	max := s.opts.maxLevel()
+	b = appendInitializeResult(b, version, s.serverInfo, s.opts.Instructions, s.resources.any(max), s.resources.completes(max))
 	if sess != nil {
 		sess.initialized.Store(true)
 	}

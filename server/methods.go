@@ -30,6 +30,7 @@ var methods = [...]methodInfo{
 	{name: "resources/list", legacy: true, modern: true, handle: (*Server).listResources},
 	{name: "resources/templates/list", legacy: true, modern: true, handle: (*Server).listResourceTemplates},
 	{name: "resources/read", legacy: true, modern: true, handle: (*Server).readResource},
+	{name: "completion/complete", legacy: true, modern: true, handle: (*Server).complete},
 }
 
 // method returns the entry of the method called name.
@@ -103,9 +104,16 @@ func (s *Server) serve(r *request) {
 }
 
 // serves reports whether s serves the method of m: the resources methods
-// once it has resources, every other always.
+// once it has resources, completion once a template completes, every
+// other always.
 func (s *Server) serves(m *methodInfo) bool {
-	return !strings.HasPrefix(m.name, "resources/") || s.resources.any(s.opts.maxLevel())
+	switch {
+	case strings.HasPrefix(m.name, "resources/"):
+		return s.resources.any(s.opts.maxLevel())
+	case m.name == "completion/complete":
+		return s.resources.completes(s.opts.maxLevel())
+	}
+	return true
 }
 
 // orNames lists the methods served in one era as alternatives: "a, b or c".

@@ -38,14 +38,31 @@ type ResourceSpec struct {
 	// Level is the level a server must serve for the resources to be
 	// listed and read; reads change nothing, so most are security.Read.
 	Level security.Level
-	// Target, if set, returns the path a read of a URI of URITemplate
-	// works on, from the values of its variables, as a tool's
-	// [ToolSpec.Targets] name one: a read waits for the changes to that
-	// path that arrived before it. "" is no path.
-	Target func(vars map[string]string) string
 	// Timeout bounds one read; 0 means [Options.ToolTimeout].
 	Timeout time.Duration
+	// Complete, if set, completes a variable of URITemplate as it is
+	// typed (completion/complete), with the values of the others given
+	// so far; it runs as a read does.
+	Complete CompleteFunc
 }
+
+// CompleteFunc returns the completions of the value typed so far of the
+// variable argument of a template, given the values of its other
+// variables in args.
+type CompleteFunc func(ctx context.Context, call *Call, argument, value string, args map[string]string) (Completion, error)
+
+// Completion is what a CompleteFunc found: the first values, at most
+// [MaxCompletions] of them, how many there are in all (0 if unknown), and
+// whether there are more than Values holds.
+type Completion struct {
+	Values  []string
+	Total   int
+	HasMore bool
+}
+
+// MaxCompletions is the most values a completion returns, as MCP bounds
+// them.
+const MaxCompletions = 100
 
 // ResourceContents is the content of a resource, or of one of the parts a
 // read returns: Text, or Blob for binary content (sent as base64).
@@ -76,6 +93,27 @@ type resource struct {
 // resources holds the resources of a server, in the order they were added.
 type resources struct {
 	fixed, templates []*resource
+}
+
+// completes reports whether the server completes a variable of any
+// template it serves at level max.
+func (r *resources) completes(max security.Level) bool {
+	for _, res := range r.templates {
+		if res.spec.Complete != nil && max.Allows(res.spec.Level) {
+			return true
+		}
+	}
+	return false
+}
+
+// template returns the template at level max whose URITemplate is t.
+func (r *resources) template(t string, max security.Level) *resource {
+	for _, res := range r.templates {
+		if res.spec.URITemplate == t && max.Allows(res.spec.Level) {
+			return res
+		}
+	}
+	return nil
 }
 
 // any reports whether the server serves any resource at level max.
@@ -133,8 +171,8 @@ func newResource(spec ResourceSpec, read ReadResourceFunc) (*resource, error) {
 			return nil, fmt.Errorf("resource %q: the URI template: %w", spec.Name, err)
 		}
 		r.tmpl = t
-	} else if spec.Target != nil {
-		return nil, fmt.Errorf("resource %q: Target needs a URITemplate", spec.Name)
+	} else if spec.Complete != nil {
+		return nil, fmt.Errorf("resource %q: Complete needs a URITemplate", spec.Name)
 	}
 	r.tool = &tool{spec: ToolSpec{Name: spec.Name, Description: spec.Description, Level: spec.Level, Timeout: spec.Timeout}}
 	r.tool.handler = r.handle
@@ -169,10 +207,19 @@ func (r *resources) match(uri string, max security.Level) (*resource, map[string
 	return nil, nil
 }
 
-// readRequest is what a resource read is asked.
+// readRequest is what a resource read, or a completion of a template's
+// variable, is asked.
 type readRequest struct {
-	uri  string
-	vars map[string]string
+	uri      string
+	vars     map[string]string
+	complete *completeRequest // set for a completion of the template uri
+}
+
+// completeRequest is the variable a completion completes, the value
+// typed so far and the values of the other variables.
+type completeRequest struct {
+	argument, value string
+	args            map[string]string
 }
 
 // handle runs a read as the innermost handler of the policies, and
@@ -183,11 +230,35 @@ func (r *resource) handle(ctx context.Context, c *Call) (*CallToolResult, error)
 	if req == nil {
 		return nil, Internal(errors.New("a resource read without its request"))
 	}
+	if cr := req.complete; cr != nil {
+		comp, err := r.spec.Complete(ctx, c, cr.argument, cr.value, cr.args)
+		if err != nil {
+			return nil, err
+		}
+		comp = comp.bounded()
+		return &CallToolResult{completion: &comp, read: true}, nil
+	}
 	contents, err := r.read(ctx, c, req.uri, req.vars)
 	if err != nil {
 		return nil, err
 	}
+	// The answer's line holds the contents again, escaped or in base64:
+	// it is reserved from the memory budget as the contents are, and
+	// given back when the call ends, after the answer is sent.
+	if err := c.Reserve(ctx, encodedSize(contents)); err != nil {
+		return nil, err
+	}
 	return &CallToolResult{contents: contents, read: true}, nil
+}
+
+// encodedSize returns about how many bytes contents take in a response
+// line: text with a sixteenth more for escapes, blobs in base64.
+func encodedSize(contents []ResourceContents) int64 {
+	var n int64
+	for _, c := range contents {
+		n += int64(len(c.URI)+len(c.MIMEType)+len(c.Text)+len(c.Text)/16+(len(c.Blob)+2)/3*4) + 64
+	}
+	return n
 }
 
 // ResourceNotFound returns the error a [ReadResourceFunc] gives for a URI

@@ -48,12 +48,6 @@ func (s *Server) readResource(r *request) {
 		}
 		c.tool, c.Tool = res.tool, res.tool.spec.Name
 		c.read = &readRequest{uri: uri, vars: vars}
-		if res.spec.Target != nil {
-			if t := res.spec.Target(vars); t != "" {
-				var seen map[string]struct{}
-				c.addTarget(appendString(nil, t), &seen)
-			}
-		}
 		return c, nil
 	})
 }
@@ -70,6 +64,34 @@ func (s *Server) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 		return nil, ResourceNotFound(uri)
 	}
 	c := &Call{srv: s, received: time.Now(), tool: res.tool, Tool: res.tool.spec.Name, read: &readRequest{uri: uri, vars: vars}}
+	out, err := s.runRead(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return out.contents, nil
+}
+
+// Complete completes the variable argument of the resource template
+// template, from the value typed so far and the values args of the
+// others, outside any session, as [Server.ReadResource] reads.
+func (s *Server) Complete(ctx context.Context, template, argument, value string, args map[string]string) (Completion, error) {
+	res := s.resources.template(template, s.opts.maxLevel())
+	if res == nil || res.spec.Complete == nil {
+		return Completion{}, fmt.Errorf("no resource template %q completes its variables", template)
+	}
+	c := &Call{srv: s, received: time.Now(), tool: res.tool, Tool: res.tool.spec.Name,
+		read: &readRequest{uri: template, complete: &completeRequest{argument: argument, value: value, args: args}}}
+	out, err := s.runRead(ctx, c)
+	if err != nil {
+		return Completion{}, err
+	}
+	return *out.completion, nil
+}
+
+// runRead runs the read or completion c outside any session, through the
+// timeout and the policies, and returns its result, or its error as a
+// client would read it.
+func (s *Server) runRead(ctx context.Context, c *Call) (*CallToolResult, error) {
 	c.ctx, c.cancel = context.WithCancel(ctx)
 	defer c.cancel()
 	h := s.timeoutPolicy(retryPolicy(s.sleep)(invoke))
@@ -89,7 +111,7 @@ func (s *Server) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 	if out.IsError || !out.read {
 		return nil, errors.New(resultText(out))
 	}
-	return out.contents, nil
+	return out, nil
 }
 
 // IsResourceNotFound reports whether err says a URI names nothing: a
@@ -113,19 +135,26 @@ func (s *Server) answerRead(c *Call, res *CallToolResult, err error) {
 	}
 	res, status := s.outcome(c, res, err)
 	cancelled := c.settle()
+	if cancelled {
+		c.close(&callEvent{status: "cancelled", result: res}, err)
+		return
+	}
 	var b []byte
 	var code int64
-	if res.IsError || !res.read {
+	var si []byte
+	if c.modern {
+		si = s.serverInfo
+	}
+	switch {
+	case res.IsError || !res.read:
 		code = jsonrpc2.CodeInternalError
 		b = appendError(nil, c.ID, code, resultText(res), nil)
-	} else {
-		var si []byte
-		if c.modern {
-			si = s.serverInfo
-		}
+	case res.completion != nil:
+		b = appendCompleteResult(nil, c.ID, res.completion, si)
+	default:
 		b = appendReadResult(nil, c.ID, res.contents, si)
 	}
-	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) || cancelled {
+	if !c.close(&callEvent{status: status, result: res, bytes: len(b)}, err) {
 		return
 	}
 	_ = c.out.respond(b, code)

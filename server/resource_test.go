@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -32,7 +33,20 @@ func resourceServer(t *testing.T, opts Options) (*Server, *atomic.Int32) {
 			reads.Add(1)
 			return []ResourceContents{{URI: uri, MIMEType: "text/plain", Text: "a\nb\n"}}, nil
 		}))
-	must(AddResource(srv, ResourceSpec{URITemplate: "notes://n/{+path}", Name: "notes", Description: "Notes by path.", Target: func(v map[string]string) string { return v["path"] }, Timeout: 100 * time.Millisecond},
+	complete := func(_ context.Context, _ *Call, argument, value string, args map[string]string) (Completion, error) {
+		if value == "broken" {
+			return Completion{}, errors.New("cannot complete that")
+		}
+		var c Completion
+		for i := range 150 {
+			if v := fmt.Sprintf("n%03d", i); strings.HasPrefix(v, value) {
+				c.Values = append(c.Values, v)
+				c.Total++
+			}
+		}
+		return c, nil
+	}
+	must(AddResource(srv, ResourceSpec{URITemplate: "notes://n/{+path}", Name: "notes", Description: "Notes by path.", Timeout: 100 * time.Millisecond, Complete: complete},
 		func(ctx context.Context, _ *Call, uri string, vars map[string]string) ([]ResourceContents, error) {
 			reads.Add(1)
 			switch p := vars["path"]; p {
@@ -104,7 +118,7 @@ func TestResourcesAreListedAndReadInEitherEra(t *testing.T) {
 	srv, _ := resourceServer(t, Options{Version: "1.0.0"})
 	c := serve(t, srv)
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	if got := c.recv(); !strings.Contains(got, `"capabilities":{"logging":{},"resources":{},"tools":{}}`) {
+	if got := c.recv(); !strings.Contains(got, `"capabilities":{"completions":{},"logging":{},"resources":{},"tools":{}}`) {
 		t.Fatalf("initialize: %s", got)
 	}
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -115,7 +129,7 @@ func TestResourcesAreListedAndReadInEitherEra(t *testing.T) {
 		}
 	}
 	c.send(`{"jsonrpc":"2.0","id":15,"method":"server/discover","params":{` + meta + `}}`)
-	if got := c.recv(); !strings.Contains(got, `"capabilities":{"resources":{},"tools":{}}`) {
+	if got := c.recv(); !strings.Contains(got, `"capabilities":{"completions":{},"resources":{},"tools":{}}`) {
 		t.Errorf("discover: %s", got)
 	}
 }
@@ -175,7 +189,9 @@ func TestAddResourceRefusesBadSpecs(t *testing.T) {
 		{"no URI", ResourceSpec{Name: "n"}, read, "needs a URI or a URITemplate"},
 		{"both", ResourceSpec{Name: "n", URI: "a://b", URITemplate: "a://{x}"}, read, "and not both"},
 		{"a bad template", ResourceSpec{Name: "n", URITemplate: "a://{x"}, read, "the URI template"},
-		{"a target without a template", ResourceSpec{Name: "n", URI: "a://b", Target: func(map[string]string) string { return "" }}, read, "Target needs a URITemplate"},
+		{"a completion without a template", ResourceSpec{Name: "n", URI: "a://b", Complete: func(context.Context, *Call, string, string, map[string]string) (Completion, error) {
+			return Completion{}, nil
+		}}, read, "Complete needs a URITemplate"},
 		{"no read function", ResourceSpec{Name: "n", URI: "a://b"}, nil, "no read function"},
 		{"an unknown level", ResourceSpec{Name: "n", URI: "a://b", Level: 7}, read, "unknown level"},
 	}
@@ -226,4 +242,104 @@ func httptestServe(t *testing.T, srv *Server) *httptest.Server {
 	ts := httptest.NewServer(srv.HTTPHandler(HTTPOptions{}))
 	t.Cleanup(ts.Close)
 	return ts
+}
+
+// TestCompletionCompletesATemplatesVariable: completion/complete of a
+// template's variable, in either era, at most 100 values with the total
+// and hasMore, and its refusals.
+func TestCompletionCompletesATemplatesVariable(t *testing.T) {
+	const si = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"toolserver","title":"toolserver","version":"1.0.0"}}`
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	ref := `"ref":{"type":"ref/resource","uri":"notes://n/{+path}"}`
+	var hundred []string
+	for i := range 100 {
+		hundred = append(hundred, fmt.Sprintf(`"n%03d"`, i))
+	}
+	cases := []struct{ name, send, want string }{
+		{"a few",
+			`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{` + ref + `,"argument":{"name":"path","value":"n01"}}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":["n010","n011","n012","n013","n014","n015","n016","n017","n018","n019"],"total":10,"hasMore":false}}}`},
+		{"at most 100",
+			`{"jsonrpc":"2.0","id":2,"method":"completion/complete","params":{` + ref + `,"argument":{"name":"path","value":""}}}`,
+			`{"jsonrpc":"2.0","id":2,"result":{"completion":{"values":[` + strings.Join(hundred, ",") + `],"total":150,"hasMore":true}}}`},
+		{"none",
+			`{"jsonrpc":"2.0","id":3,"method":"completion/complete","params":{` + ref + `,"argument":{"name":"path","value":"x"}}}`,
+			`{"jsonrpc":"2.0","id":3,"result":{"completion":{"values":[],"hasMore":false}}}`},
+		{"modern",
+			`{"jsonrpc":"2.0","id":4,"method":"completion/complete","params":{` + ref + `,"argument":{"name":"path","value":"n149"},` + meta + `}}`,
+			`{"jsonrpc":"2.0","id":4,"result":{"completion":{"values":["n149"],"total":1,"hasMore":false},"resultType":"complete",` + si + `}}`},
+		{"a prompt",
+			`{"jsonrpc":"2.0","id":5,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""}}}`,
+			`{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Invalid params: this server has no prompts; it completes the variables of its resource templates (ref/resource)"}}`},
+		{"a template that does not complete",
+			`{"jsonrpc":"2.0","id":6,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"notes://index"},"argument":{"name":"a","value":""}}}`,
+			`{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Invalid params: no resource template \"notes://index\" completes its variables; resources/templates/list gives the templates"}}`},
+		{"no such variable",
+			`{"jsonrpc":"2.0","id":7,"method":"completion/complete","params":{` + ref + `,"argument":{"name":"name","value":""}}}`,
+			`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params: the template notes://n/{+path} has no variable \"name\""}}`},
+		{"no argument",
+			`{"jsonrpc":"2.0","id":8,"method":"completion/complete","params":{` + ref + `}}`,
+			`{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"Invalid params: completion/complete needs params with \"ref\" ({\"type\":\"ref/resource\",\"uri\":…}) and \"argument\" ({\"name\":…,\"value\":…}), with strings"}}`},
+		{"the completer's own error",
+			`{"jsonrpc":"2.0","id":9,"method":"completion/complete","params":{` + ref + `,"argument":{"name":"path","value":"broken"}}}`,
+			`{"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"cannot complete that"}}`},
+	}
+	srv, _ := resourceServer(t, Options{Version: "1.0.0"})
+	c := serve(t, srv)
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	if got := c.recv(); !strings.Contains(got, `"capabilities":{"completions":{},"logging":{},"resources":{},"tools":{}}`) {
+		t.Fatalf("initialize: %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, tc := range cases {
+		c.send(tc.send)
+		if got := c.recv(); got != tc.want {
+			t.Errorf("%s:\n got  %s\n want %s", tc.name, got, tc.want)
+		}
+	}
+	comp, err := srv.Complete(context.Background(), "notes://n/{+path}", "path", "n14", nil)
+	if err != nil || len(comp.Values) != 10 || comp.Total != 10 {
+		t.Errorf("Complete: %+v %v", comp, err)
+	}
+}
+
+// TestACompletionIsBoundedAndCountsWhatItCut: a CompleteFunc that returns
+// more than MaxCompletions values is answered with the first 100, their
+// total and hasMore, over the protocol and by Server.Complete (found in
+// review: the total counted only the values kept).
+func TestACompletionIsBoundedAndCountsWhatItCut(t *testing.T) {
+	srv := New(Options{Logger: nopLogger()})
+	err := AddResource(srv, ResourceSpec{URITemplate: "x://{+p}", Name: "x",
+		Complete: func(context.Context, *Call, string, string, map[string]string) (Completion, error) {
+			return Completion{Values: make([]string, 150)}, nil
+		}}, func(context.Context, *Call, string, map[string]string) ([]ResourceContents, error) { return nil, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := serve(t, srv)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"x://{+p}"},"argument":{"name":"p","value":""}}}`)
+	if got := c.recv(); !strings.HasSuffix(got, `"total":150,"hasMore":true}}}`) || strings.Count(got, `""`) != MaxCompletions {
+		t.Errorf("over the protocol: ...%s", got[max(0, len(got)-60):])
+	}
+	comp, err := srv.Complete(context.Background(), "x://{+p}", "p", "", nil)
+	if err != nil || len(comp.Values) != MaxCompletions || !comp.HasMore || comp.Total != 150 {
+		t.Errorf("Complete: %d values, total %d, hasMore %v, %v", len(comp.Values), comp.Total, comp.HasMore, err)
+	}
+}
+
+// TestSubscriptionsAreNotOffered: the resources capability offers no
+// subscription, and resources/subscribe is an unknown method.
+func TestSubscriptionsAreNotOffered(t *testing.T) {
+	srv, _ := resourceServer(t, Options{})
+	c := serve(t, srv)
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	if got := c.recv(); strings.Contains(got, "subscribe") || !strings.Contains(got, `"resources":{}`) {
+		t.Fatalf("initialize: %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"notes://index"}}`)
+	if got := c.recv(); !strings.Contains(got, `"code":-32601`) {
+		t.Fatalf("subscribe: %s", got)
+	}
 }

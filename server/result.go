@@ -26,8 +26,9 @@ type CallToolResult struct {
 	encoded bool
 	// read marks the result of a resource read (resource.go), whose
 	// contents are written as a resources/read result.
-	read     bool
-	contents []ResourceContents
+	read       bool
+	contents   []ResourceContents
+	completion *Completion // of a completion/complete
 }
 
 // ErrorResult returns a result that reports a failure with text.

@@ -75,6 +75,16 @@ func checkResources(ctx context.Context, t *testing.T, cs *mcp.ClientSession) {
 	if err == nil || !strings.Contains(err.Error(), "Resource not found") {
 		t.Errorf("a URI above the root: %v", err)
 	}
+	if cs.InitializeResult().Capabilities.Completions == nil {
+		t.Fatalf("no completions capability: %+v", cs.InitializeResult().Capabilities)
+	}
+	comp, err := cs.Complete(ctx, &mcp.CompleteParams{
+		Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "toolserver:///{+path}"},
+		Argument: mcp.CompleteParamsArgument{Name: "path", Value: "no"},
+	})
+	if err != nil || strings.Join(comp.Completion.Values, " ") != "notes/" || comp.Completion.Total != 1 || comp.Completion.HasMore {
+		t.Errorf("completion/complete: %v %+v", err, comp)
+	}
 }
 
 // TestInteropResourcesWithTheOfficialGoSDK lists and reads the files as

@@ -182,3 +182,30 @@ func BenchmarkGrepManyMatches(b *testing.B) {
 	b.Run("tree", func(b *testing.B) { benchCall(b, e, "grep", `{"query":"needle"}`) })
 	b.Run("folder", func(b *testing.B) { benchCall(b, e, "grep", `{"path":"d000","query":"needle"}`) })
 }
+
+// BenchmarkCompleteBigFolder completes a path in a folder of 200,000
+// files (the default bound of entries a search streams), as a client's
+// completion/complete of the path argument does: the first 100 names
+// after "f1", streamed and kept by a bounded top-k.
+func BenchmarkCompleteBigFolder(b *testing.B) {
+	e := newRealEnv(b, security.Limits{})
+	dir := filepath.Join(e.dir, "wide")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 200_000 {
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("f%06d", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := e.srv.Complete(ctx, "toolserver:///{+path}", "path", "wide/f1", nil)
+		if err != nil || len(got.Values) != 100 || !got.HasMore {
+			b.Fatalf("%d values, %v", len(got.Values), err)
+		}
+	}
+}

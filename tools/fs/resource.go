@@ -82,7 +82,13 @@ func (t *toolset) addResources(s *server.Server) error {
 			Name:        name,
 			Title:       title,
 			Description: "A file's content (text, or binary as a blob) or a directory's listing, by its path in the root.",
-			Target:      func(vars map[string]string) string { return prefix(vars["path"]) },
+			Complete: func(ctx context.Context, call *server.Call, argument, value string, _ map[string]string) (server.Completion, error) {
+				if argument != "path" {
+					return server.Completion{Values: []string{}}, nil
+				}
+				comp, err := t.completePath(ctx, prefix, value)
+				return comp, resourceError(err, "", call)
+			},
 		}, read); err != nil {
 			return err
 		}
@@ -101,7 +107,8 @@ func (t *toolset) readResource(ctx context.Context, call *server.Call, uri, p st
 			p = "."
 		}
 	}
-	if _, _, ok := security.ClassPath.Check(p); !ok {
+	if _, _, ok := security.ClassPath.Check(p); !ok || strings.HasPrefix(p, "/") || strings.Contains(p, ":/") && strings.HasPrefix(p[strings.Index(p, ":/")+2:], "/") {
+		// An absolute path would name a host path, which a URI never does.
 		return nil, server.ResourceNotFound(uri)
 	}
 	rel, err := t.sb.Resolve(p)
@@ -172,7 +179,8 @@ func resourceError(err error, uri string, call *server.Call) error {
 	if errors.As(err, &pe) {
 		switch pe.Reason {
 		case security.NotExist, security.Escapes, security.NotAllowed, security.LinkOutside, security.NotDir,
-			security.Empty, security.Control, security.Backslash, security.WindowsPath, security.Tilde, security.Ambiguous:
+			security.Empty, security.Control, security.Backslash, security.WindowsPath, security.Tilde, security.Ambiguous,
+			security.TooLong, security.NameTooLong:
 			return server.ResourceNotFound(uri)
 		}
 	}

@@ -3,6 +3,8 @@ package fs
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,4 +203,101 @@ func FuzzReadResourceURI(f *testing.F) {
 			t.Fatalf("%q as %s: %+v %v", name, ResourceURI(name, false), got, err)
 		}
 	})
+}
+
+// TestCompletionOffersTheEntriesOfTheFolderTyped: the path argument of a
+// root's template completes as a shell does.
+func TestCompletionOffersTheEntriesOfTheFolderTyped(t *testing.T) {
+	bothFS(t, security.Limits{}, func(t *testing.T, e *env) {
+		for _, name := range []string{"src/main.go", "src/main_test.go", "src/lib/a.go", "src/.hidden", "README.md",
+			".gitignore", "build/out.bin", "notes.txt"} {
+			e.write(t, name, "x")
+		}
+		e.write(t, ".gitignore", "build/\n")
+		for i := range 150 {
+			e.write(t, fmt.Sprintf("many/f%03d", i), "")
+		}
+		const tmpl = "toolserver:///{+path}"
+		for _, c := range []struct {
+			value, want string
+			total       int
+			more        bool
+		}{
+			{"", "README.md many/ notes.txt src/", 4, false},
+			{"src/", "src/lib/ src/main.go src/main_test.go", 3, false},
+			{"src/ma", "src/main.go src/main_test.go", 2, false},
+			{"src/.", "src/.hidden", 1, false},
+			{".", ".gitignore", 1, false},
+			{"b", "", 0, false},
+			{"nope/", "", 0, false},
+			{"../", "", 0, false},
+			{"README.md/", "", 0, false},
+			{"many/f14", "many/f140 many/f141 many/f142 many/f143 many/f144 many/f145 many/f146 many/f147 many/f148 many/f149", 10, false},
+		} {
+			got, err := e.srv.Complete(context.Background(), tmpl, "path", c.value, nil)
+			if err != nil || strings.Join(got.Values, " ") != c.want || got.Total != c.total || got.HasMore != c.more {
+				t.Errorf("%q: %+v %v; want %q, total %d", c.value, got, err, c.want, c.total)
+			}
+		}
+		got, err := e.srv.Complete(context.Background(), tmpl, "path", "many/", nil)
+		if err != nil || len(got.Values) != 100 || got.Values[0] != "many/f000" || got.Values[99] != "many/f099" || got.Total != 150 || !got.HasMore {
+			t.Errorf("150 entries: %d values, total %d, more %v, %v", len(got.Values), got.Total, got.HasMore, err)
+		}
+	})
+}
+
+// TestCompletionNamesEveryRootsPaths: with several roots each template
+// completes the paths of its own root, as they are written in its URIs.
+func TestCompletionNamesEveryRootsPaths(t *testing.T) {
+	e, one, two := newMultiEnv(t, true)
+	if err := afero.WriteFile(one, "a/x.txt", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := afero.WriteFile(two, "a/y.txt", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for tmpl, want := range map[string]string{"toolserver://one/{+path}": "a/x.txt", "toolserver://two/{+path}": "a/y.txt"} {
+		got, err := e.srv.Complete(context.Background(), tmpl, "path", "a/", nil)
+		if err != nil || strings.Join(got.Values, " ") != want {
+			t.Errorf("%s: %+v %v; want %s", tmpl, got, err, want)
+		}
+	}
+}
+
+// TestCompletedNamesReadBack: a completed name is written as the tools
+// show it (escaped), so that the URI a client expands from it reads the
+// file (found in review: a backslash or a line break in a name was
+// offered raw, and its URI was not found).
+func TestCompletedNamesReadBack(t *testing.T) {
+	e := newRealEnv(t, security.Limits{})
+	e.write(t, "new\nline", "n")
+	e.write(t, `back\slash`, "b")
+	for _, prefix := range []string{"n", "b"} {
+		c, err := e.srv.Complete(context.Background(), "toolserver:///{+path}", "path", prefix, nil)
+		if err != nil || len(c.Values) != 1 {
+			t.Fatalf("%q: %+v %v", prefix, c, err)
+		}
+		uri := "toolserver:///" + (&url.URL{Path: c.Values[0]}).EscapedPath()
+		if got, err := e.readResource(t, uri); err != nil || got.Text != prefix {
+			t.Errorf("completion offered %q, whose URI %s reads %+v, %v", c.Values[0], uri, got, err)
+		}
+	}
+}
+
+// TestNoHostPathIsAResourceOrACompletion: a path after the URI's root
+// that is absolute would name the host's folders, even inside the root;
+// it is not found, and completes to nothing. So is a path too long.
+func TestNoHostPathIsAResourceOrACompletion(t *testing.T) {
+	e := newRealEnv(t, security.Limits{})
+	e.write(t, "in.txt", "in\n")
+	host := (&url.URL{Path: filepath.ToSlash(filepath.Join(e.dir, "in.txt"))}).EscapedPath()
+	for _, uri := range []string{"toolserver:///" + host, "toolserver://" + host, "toolserver:///" + strings.Repeat("a", 6000)} {
+		if _, err := e.readResource(t, uri); !server.IsResourceNotFound(err) {
+			t.Errorf("%.80s: %v; want not found", uri, err)
+		}
+	}
+	c, err := e.srv.Complete(context.Background(), "toolserver:///{+path}", "path", filepath.ToSlash(e.dir)+"/", nil)
+	if err != nil || len(c.Values) != 0 {
+		t.Errorf("a host path completed: %+v %v", c, err)
+	}
 }
