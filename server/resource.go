@@ -252,11 +252,13 @@ func (r *resource) handle(ctx context.Context, c *Call) (*CallToolResult, error)
 }
 
 // encodedSize returns about how many bytes contents take in a response
-// line: text with a sixteenth more for escapes, blobs in base64.
+// line: text with a byte more for each line break and a sixteenth more for
+// other escapes, blobs in base64.
 func encodedSize(contents []ResourceContents) int64 {
 	var n int64
 	for _, c := range contents {
-		n += int64(len(c.URI)+len(c.MIMEType)+len(c.Text)+len(c.Text)/16+(len(c.Blob)+2)/3*4) + 64
+		text := len(c.Text) + len(c.Text)/16 + strings.Count(c.Text, "\n")
+		n += int64(len(c.URI)+len(c.MIMEType)+text+(len(c.Blob)+2)/3*4) + 64
 	}
 	return n
 }

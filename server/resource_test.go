@@ -343,3 +343,79 @@ func TestSubscriptionsAreNotOffered(t *testing.T) {
 		t.Fatalf("subscribe: %s", got)
 	}
 }
+
+// TestAReadReservesAboutWhatItsLineTakes: the estimate a read reserves for
+// its answer covers the line of ordinary text and of a blob, without
+// reserving more than a quarter beyond it.
+func TestAReadReservesAboutWhatItsLineTakes(t *testing.T) {
+	for _, contents := range [][]ResourceContents{
+		{{URI: "notes://n/a.md", MIMEType: "text/markdown", Text: strings.Repeat("a line of text\n", 500)}},
+		{{URI: "x://blob", MIMEType: "application/octet-stream", Blob: make([]byte, 3000)}},
+		{{URI: "x://1", Text: strings.Repeat("x", 100)}, {URI: "x://2", Blob: []byte{1, 2, 3, 4}}},
+	} {
+		line := len(appendReadResult(nil, []byte("1"), contents, nil)) - len(`{"jsonrpc":"2.0","id":1,"result":{"contents":[]}}`+"\n")
+		if est := encodedSize(contents); est < int64(line) || est > int64(line)*5/4+128 {
+			t.Errorf("encodedSize = %d for a line of %d bytes", est, line)
+		}
+	}
+}
+
+// TestACompletionKeepsWhatFitsAndSaysWhatItCut holds Completion.bounded
+// at its edges: exactly 100 values pass as they are, an unknown total
+// stays unknown, and a total below the values given is raised to them.
+func TestACompletionKeepsWhatFitsAndSaysWhatItCut(t *testing.T) {
+	values := func(n int) []string { return make([]string, n) }
+	for _, c := range []struct {
+		in           Completion
+		n, total     int
+		hasMore, nil bool
+	}{
+		{Completion{Values: values(100)}, 100, 0, false, false},
+		{Completion{Values: values(100), HasMore: true}, 100, 0, true, false},
+		{Completion{Values: values(101)}, 100, 101, true, false},
+		{Completion{Values: values(3), Total: 2}, 3, 3, false, false},
+		{Completion{Values: values(3), Total: 7}, 3, 7, false, false},
+		{Completion{Values: values(3)}, 3, 0, false, false},
+		{Completion{}, 0, 0, false, false},
+	} {
+		got := c.in.bounded()
+		if len(got.Values) != c.n || got.Total != c.total || got.HasMore != c.hasMore || got.Values == nil {
+			t.Errorf("%d values, total %d, hasMore %v: got %d values, total %d, hasMore %v",
+				len(c.in.Values), c.in.Total, c.in.HasMore, len(got.Values), got.Total, got.HasMore)
+		}
+	}
+}
+
+// TestAURIOfTheLongestLengthIsMatched: a URI of MaxResourceURI bytes is
+// matched with the templates, one byte more is not served.
+func TestAURIOfTheLongestLengthIsMatched(t *testing.T) {
+	srv, _ := resourceServer(t, Options{})
+	at := "notes://n/" + strings.Repeat("a", MaxResourceURI-len("notes://n/"))
+	if _, err := srv.ReadResource(context.Background(), at); err != nil {
+		t.Errorf("a URI of %d bytes: %v", len(at), err)
+	}
+	if _, err := srv.ReadResource(context.Background(), at+"a"); !IsResourceNotFound(err) {
+		t.Errorf("a URI of %d bytes: %v", len(at)+1, err)
+	}
+}
+
+// TestReadResourceRunsThroughThePolicies: Server.ReadResource runs every
+// policy of Options.Policies around the read, in order, as a call.
+func TestReadResourceRunsThroughThePolicies(t *testing.T) {
+	var order []string
+	policy := func(name string) Policy {
+		return func(next ToolHandler) ToolHandler {
+			return func(ctx context.Context, c *Call) (*CallToolResult, error) {
+				order = append(order, name+":"+c.Tool)
+				return next(ctx, c)
+			}
+		}
+	}
+	srv, _ := resourceServer(t, Options{Policies: []Policy{policy("outer"), policy("inner")}})
+	if _, err := srv.ReadResource(context.Background(), "notes://index"); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(order, " "); got != "outer:index inner:index" {
+		t.Errorf("policies ran %q", got)
+	}
+}

@@ -58,6 +58,14 @@ func TestResourcesReadAsTheToolsDo(t *testing.T) {
 				t.Errorf("%s = %+v, want %s %q %q", c.uri, got, c.mime, c.text, c.blob)
 			}
 		}
+		e.write(t, "edge.txt", strings.Repeat("line\n", 12)+"abcd")
+		e.write(t, "edge.bin", strings.Repeat("\x00", 64))
+		if got, err := e.readResource(t, "toolserver:///edge.txt"); err != nil || len(got.Text) != 64 {
+			t.Errorf("a text of exactly the read limit: %+v %v", got, err)
+		}
+		if got, err := e.readResource(t, "toolserver:///edge.bin"); err != nil || len(got.Blob) != 64 {
+			t.Errorf("a blob of exactly the read limit: %+v %v", got, err)
+		}
 		e.write(t, "big.txt", strings.Repeat("line\n", 20))
 		e.write(t, "big.bin", strings.Repeat("\x00", 65))
 		for _, uri := range []string{"toolserver:///big.txt", "toolserver:///big.bin"} {
