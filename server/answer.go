@@ -21,17 +21,11 @@ func (s *Server) answer(c *Call, res *CallToolResult, err error) {
 			e.answerEarly() // a goroutine of the call runs on (Call.Go)
 		}
 	}
-	if c.read != nil {
-		s.answerRead(c, res, err)
+	if answerPending(c, err) {
 		return
 	}
-	if line, status, code := pendingAnswer(c, err); line != nil {
-		// A confirmation to ask, or a JSON-RPC error of the call (mrtr.go).
-		cancelled := c.settle()
-		if !c.close(&callEvent{status: status, result: ErrorResult(string(line))}, err) || cancelled {
-			return
-		}
-		_ = c.out.respond(line, code)
+	if c.read != nil {
+		s.answerRead(c, res, err)
 		return
 	}
 	res, status := s.outcome(c, res, err)
@@ -70,6 +64,21 @@ func (s *Server) answer(c *Call, res *CallToolResult, err error) {
 	default:
 		_ = c.out.sendLine(pieces)
 	}
+}
+
+// answerPending answers a call whose answer is not a result of its tool
+// (pendingAnswer), and reports whether it was one.
+func answerPending(c *Call, err error) bool {
+	line, status, code := pendingAnswer(c, err)
+	if line == nil {
+		return false
+	}
+	// A confirmation to ask, or a JSON-RPC error of the call (mrtr.go).
+	cancelled := c.settle()
+	if c.close(&callEvent{status: status, result: ErrorResult(string(line))}, err) && !cancelled {
+		_ = c.out.respond(line, code)
+	}
+	return true
 }
 
 // pendingAnswer returns the response line of a call whose answer is not

@@ -216,6 +216,19 @@ func arrayElements(arr []byte) [][]byte {
 	return out
 }
 
+// sessionless returns the handler a call outside any session runs
+// through (CallTool, ReadResource): the tool, the retries and the timeout,
+// inside Options.Policies; the policies of the protocol path that need a
+// session or a line of calls (roots, order, exclusive, cache, confirm)
+// are left out.
+func (s *Server) sessionless() ToolHandler {
+	h := s.timeoutPolicy(retryPolicy(s.sleep)(invoke))
+	for i := len(s.opts.Policies) - 1; i >= 0; i-- {
+		h = s.opts.Policies[i](h)
+	}
+	return h
+}
+
 // badParams is a -32602 error.
 func badParams(format string, a ...any) *wireError {
 	return &wireError{code: jsonrpc2.CodeInvalidParams, message: "Invalid params: " + fmt.Sprintf(format, a...)}
@@ -245,11 +258,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	}
 	c.ctx, c.cancel = context.WithCancel(ctx)
 	defer c.cancel()
-	h := s.timeoutPolicy(retryPolicy(s.sleep)(invoke))
-	for i := len(s.opts.Policies) - 1; i >= 0; i-- {
-		h = s.opts.Policies[i](h)
-	}
-	res, err := s.safely(c.ctx, h, c)
+	res, err := s.safely(c.ctx, s.sessionless(), c)
 	c.goroutines.Wait()
 	c.releaseMemory()
 	res, status := s.outcome(c, res, err)

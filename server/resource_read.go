@@ -94,11 +94,7 @@ func (s *Server) Complete(ctx context.Context, template, argument, value string,
 func (s *Server) runRead(ctx context.Context, c *Call) (*CallToolResult, error) {
 	c.ctx, c.cancel = context.WithCancel(ctx)
 	defer c.cancel()
-	h := s.timeoutPolicy(retryPolicy(s.sleep)(invoke))
-	for i := len(s.opts.Policies) - 1; i >= 0; i-- {
-		h = s.opts.Policies[i](h)
-	}
-	out, err := s.safely(c.ctx, h, c)
+	out, err := s.safely(c.ctx, s.sessionless(), c)
 	c.goroutines.Wait()
 	c.releaseMemory()
 	var ce *callError
@@ -121,18 +117,11 @@ func IsResourceNotFound(err error) bool {
 	return errors.As(err, &ce) && strings.HasPrefix(ce.message, resourceNotFound)
 }
 
-// answerRead sends the answer of a resource read: its contents, or a
-// JSON-RPC error (a ResourceNotFound, or -32603 with the sentence a tool
-// call would have had as its error result).
+// answerRead sends the answer of a resource read that answer did not
+// send as a JSON-RPC error of the call (a ResourceNotFound): its contents,
+// or -32603 with the sentence a tool call would have had as its error
+// result.
 func (s *Server) answerRead(c *Call, res *CallToolResult, err error) {
-	if line, status, code := pendingAnswer(c, err); line != nil {
-		cancelled := c.settle()
-		if !c.close(&callEvent{status: status, result: ErrorResult(string(line))}, err) || cancelled {
-			return
-		}
-		_ = c.out.respond(line, code)
-		return
-	}
 	res, status := s.outcome(c, res, err)
 	cancelled := c.settle()
 	if cancelled {
