@@ -116,6 +116,18 @@ func TestResourcesAreListedAndReadInEitherEra(t *testing.T) {
 			`{"jsonrpc":"2.0","id":14,"error":{"code":-32602,"message":"Resource not found: notes://x","data":{"uri":"notes://x"}}}`},
 	}
 	srv, _ := resourceServer(t, Options{Version: "1.0.0"})
+	c := playLines(t, srv, cases)
+	c.send(`{"jsonrpc":"2.0","id":15,"method":"server/discover","params":{` + meta + `}}`)
+	if got := c.recv(); !strings.Contains(got, `"capabilities":{"completions":{},"resources":{},"tools":{}}`) {
+		t.Errorf("discover: %s", got)
+	}
+}
+
+// playLines opens a 2025-11-25 session with srv, checks that it declares
+// resources and completions, and plays the cases, each a line sent and the
+// exact line it must get back; it returns the session.
+func playLines(t *testing.T, srv *Server, cases []struct{ name, send, want string }) *pipeClient {
+	t.Helper()
 	c := serve(t, srv)
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
 	if got := c.recv(); !strings.Contains(got, `"capabilities":{"completions":{},"logging":{},"resources":{},"tools":{}}`) {
@@ -128,10 +140,7 @@ func TestResourcesAreListedAndReadInEitherEra(t *testing.T) {
 			t.Errorf("%s:\n got  %s\n want %s", tc.name, got, tc.want)
 		}
 	}
-	c.send(`{"jsonrpc":"2.0","id":15,"method":"server/discover","params":{` + meta + `}}`)
-	if got := c.recv(); !strings.Contains(got, `"capabilities":{"completions":{},"resources":{},"tools":{}}`) {
-		t.Errorf("discover: %s", got)
-	}
+	return c
 }
 
 // TestAResourceReadRunsUnderTheCallTimeout: a read that outlasts its
@@ -285,18 +294,7 @@ func TestCompletionCompletesATemplatesVariable(t *testing.T) {
 			`{"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"cannot complete that"}}`},
 	}
 	srv, _ := resourceServer(t, Options{Version: "1.0.0"})
-	c := serve(t, srv)
-	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	if got := c.recv(); !strings.Contains(got, `"capabilities":{"completions":{},"logging":{},"resources":{},"tools":{}}`) {
-		t.Fatalf("initialize: %s", got)
-	}
-	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	for _, tc := range cases {
-		c.send(tc.send)
-		if got := c.recv(); got != tc.want {
-			t.Errorf("%s:\n got  %s\n want %s", tc.name, got, tc.want)
-		}
-	}
+	playLines(t, srv, cases)
 	comp, err := srv.Complete(context.Background(), "notes://n/{+path}", "path", "n14", nil)
 	if err != nil || len(comp.Values) != 10 || comp.Total != 10 {
 		t.Errorf("Complete: %+v %v", comp, err)
