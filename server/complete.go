@@ -63,8 +63,8 @@ func (s *Server) complete(r *request) {
 }
 
 // bounded returns c as a client gets it: at most MaxCompletions values,
-// hasMore when there were more, and a total no smaller than what it had,
-// or 0 when unknown.
+// hasMore when there were more (or the total says so), and a total no
+// smaller than what it had, or 0 when unknown.
 func (c Completion) bounded() Completion {
 	if c.Total != 0 {
 		c.Total = max(c.Total, len(c.Values))
@@ -76,6 +76,7 @@ func (c Completion) bounded() Completion {
 	if c.Values == nil {
 		c.Values = []string{}
 	}
+	c.HasMore = c.HasMore || c.Total > len(c.Values)
 	return c
 }
 

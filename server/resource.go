@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sourcegraph/jsonrpc2"
+	"github.com/stdiotools/toolserver/internal/jsonwire"
 	"github.com/stdiotools/toolserver/security"
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -251,14 +252,13 @@ func (r *resource) handle(ctx context.Context, c *Call) (*CallToolResult, error)
 	return &CallToolResult{contents: contents, read: true}, nil
 }
 
-// encodedSize returns about how many bytes contents take in a response
-// line: text with a byte more for each line break and a sixteenth more for
-// other escapes, blobs in base64.
+// encodedSize returns how many bytes contents take in a response line,
+// give or take the member names: the text as a JSON string, escapes
+// counted, and blobs in base64.
 func encodedSize(contents []ResourceContents) int64 {
 	var n int64
 	for _, c := range contents {
-		text := len(c.Text) + len(c.Text)/16 + strings.Count(c.Text, "\n")
-		n += int64(len(c.URI)+len(c.MIMEType)+text+(len(c.Blob)+2)/3*4) + 64
+		n += int64(len(c.URI)+len(c.MIMEType)+jsonwire.QuotedLen(c.Text, false)+(len(c.Blob)+2)/3*4) + 64
 	}
 	return n
 }

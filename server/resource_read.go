@@ -118,7 +118,7 @@ func IsResourceNotFound(err error) bool {
 }
 
 // answerRead sends the answer of a resource read that answer did not
-// send as a JSON-RPC error of the call (a ResourceNotFound): its contents,
+// send as a pending answer (pendingAnswer: a ResourceNotFound): its contents,
 // or -32603 with the sentence a tool call would have had as its error
 // result.
 func (s *Server) answerRead(c *Call, res *CallToolResult, err error) {

@@ -350,6 +350,8 @@ func TestAReadReservesAboutWhatItsLineTakes(t *testing.T) {
 		{{URI: "notes://n/a.md", MIMEType: "text/markdown", Text: strings.Repeat("a line of text\n", 500)}},
 		{{URI: "x://blob", MIMEType: "application/octet-stream", Blob: make([]byte, 3000)}},
 		{{URI: "x://1", Text: strings.Repeat("x", 100)}, {URI: "x://2", Blob: []byte{1, 2, 3, 4}}},
+		{{URI: "x://json", Text: strings.Repeat(`{"a":"b\tc"}`+"\n", 300)}},
+		{{URI: "x://log", Text: strings.Repeat("\x1b[31mred\x1b[0m\t\"quoted\"\n", 200)}},
 	} {
 		line := len(appendReadResult(nil, []byte("1"), contents, nil)) - len(`{"jsonrpc":"2.0","id":1,"result":{"contents":[]}}`+"\n")
 		if est := encodedSize(contents); est < int64(line) || est > int64(line)*5/4+128 {
@@ -372,7 +374,7 @@ func TestACompletionKeepsWhatFitsAndSaysWhatItCut(t *testing.T) {
 		{Completion{Values: values(100), HasMore: true}, 100, 0, true, false},
 		{Completion{Values: values(101)}, 100, 101, true, false},
 		{Completion{Values: values(3), Total: 2}, 3, 3, false, false},
-		{Completion{Values: values(3), Total: 7}, 3, 7, false, false},
+		{Completion{Values: values(3), Total: 7}, 3, 7, true, false},
 		{Completion{Values: values(3)}, 3, 0, false, false},
 		{Completion{}, 0, 0, false, false},
 	} {

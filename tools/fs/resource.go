@@ -147,7 +147,8 @@ func (t *toolset) readResource(ctx context.Context, call *server.Call, uri, p st
 }
 
 // readBlob reads the binary file rel whole, within the read limit, for
-// the resource at uri.
+// the resource at uri, after readFile found it binary and reserved room
+// for it from the memory budget.
 func (t *toolset) readBlob(ctx context.Context, call *server.Call, uri, rel string) ([]server.ResourceContents, error) {
 	f, fi, err := t.sb.OpenRead(pathArg(rel), false)
 	if err != nil {
@@ -157,9 +158,7 @@ func (t *toolset) readBlob(ctx context.Context, call *server.Call, uri, rel stri
 	if fi.Size() > t.lim.MaxReadBytes {
 		return nil, fail(msgResourceTooLarge, lit(quote(rel)), size(fi.Size()), size(t.lim.MaxReadBytes))
 	}
-	if err := call.Reserve(ctx, fi.Size()+readChunk); err != nil {
-		return nil, err
-	}
+	// readFile, which found the file binary, reserved its size already.
 	data, err := readUpTo(f, nil, t.lim.MaxReadBytes)
 	if err != nil && err != io.EOF {
 		return nil, t.sb.Explain("read", rel, err)
