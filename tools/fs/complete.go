@@ -30,9 +30,6 @@ func (t *toolset) completePath(ctx context.Context, inRoot func(string) string, 
 		dir, partial = value[:i+1], value[i+1:]
 	}
 	p := inRoot(strings.TrimSuffix(dir, "/"))
-	if p == "" {
-		p = "."
-	}
 	var none server.Completion
 	rel, err := t.sb.Resolve(p)
 	if err != nil {

@@ -58,13 +58,23 @@ func (t *toolset) addResources(s *server.Server) error {
 		if multi {
 			uriRoot = root.Name
 		}
+		// prefix writes a path of the root as the model writes it: the
+		// root itself is "." (or "name:"), the rest is "x/y" (or "name:/x/y").
 		prefix := func(p string) string {
-			if !multi {
+			switch {
+			case !multi && p == "":
+				return "."
+			case !multi:
 				return p
+			case p == "":
+				return root.Name + ":"
 			}
 			return root.Name + ":/" + p
 		}
 		read := func(ctx context.Context, call *server.Call, uri string, vars map[string]string) ([]server.ResourceContents, error) {
+			if strings.HasPrefix(vars["path"], "/") {
+				return nil, server.ResourceNotFound(uri) // an absolute path would name a host path
+			}
 			contents, err := t.readResource(ctx, call, uri, prefix(vars["path"]))
 			return contents, resourceError(err, uri, call)
 		}
@@ -101,14 +111,7 @@ func (t *toolset) addResources(s *server.Server) error {
 // whole (binary content of any kind as a blob), a directory as
 // list_directory lists it.
 func (t *toolset) readResource(ctx context.Context, call *server.Call, uri, p string) ([]server.ResourceContents, error) {
-	if p == "" || strings.HasSuffix(p, ":/") {
-		p = strings.TrimSuffix(p, "/")
-		if p == "" {
-			p = "."
-		}
-	}
-	if _, _, ok := security.ClassPath.Check(p); !ok || strings.HasPrefix(p, "/") || strings.Contains(p, ":/") && strings.HasPrefix(p[strings.Index(p, ":/")+2:], "/") {
-		// An absolute path would name a host path, which a URI never does.
+	if _, _, ok := security.ClassPath.Check(p); !ok {
 		return nil, server.ResourceNotFound(uri)
 	}
 	rel, err := t.sb.Resolve(p)
