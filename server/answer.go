@@ -42,7 +42,7 @@ func (s *Server) answer(c *Call, res *CallToolResult, err error) {
 		// Everything that can fail is encoded here, before a byte is
 		// sent: a large text, image or sound is only copied or encoded
 		// into the output as the line is written.
-		if l, encErr = encodeCallResult(c.ID, res, si); encErr != nil {
+		if l, encErr = encodeCallResult(&s.frames, c.ID, res, si); encErr != nil {
 			s.log.Error().Err(encErr).Str("tool", c.Tool).Msg("cannot encode the tool's result")
 			b, _ := appendCallResult(nil, c.ID, ErrorResult(say(c.Lang(), msgNotEncodedLog, c.Tool)))
 			l = line{frame: b}
@@ -61,6 +61,7 @@ func (s *Server) answer(c *Call, res *CallToolResult, err error) {
 	case cancelled:
 	case pieces == nil:
 		_ = c.out.respond(l.frame, 0)
+		s.frames.put(l.frame)
 	default:
 		_ = c.out.sendLine(pieces)
 	}

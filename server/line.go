@@ -228,3 +228,34 @@ func (cp *chunkPool) get() *[chunkSize]byte {
 }
 
 func (cp *chunkPool) put(b *[chunkSize]byte) { cp.p.Put(b) }
+
+// framePool keeps the buffers of the response lines already written, so
+// that the next call's line is encoded into one rather than into memory
+// the collector must find again: a call's answer is written before the
+// call ends (a peer keeps nothing of what it writes), and its frame is
+// given back then. Frames of more than maxPooledFrame are left to the
+// collector, so that a large answer does not stay held.
+type framePool struct{ p sync.Pool }
+
+// maxPooledFrame is the largest frame a framePool keeps.
+const maxPooledFrame = 64 << 10
+
+// get returns an empty frame with room for at least size bytes.
+func (fp *framePool) get(size int) []byte {
+	if size <= maxPooledFrame {
+		if b, ok := fp.p.Get().(*[]byte); ok {
+			if cap(*b) >= size {
+				return (*b)[:0]
+			}
+			fp.p.Put(b)
+		}
+	}
+	return make([]byte, 0, size)
+}
+
+// put gives back a frame once it is written and nothing refers to it.
+func (fp *framePool) put(b []byte) {
+	if cap(b) > 0 && cap(b) <= maxPooledFrame {
+		fp.p.Put(&b)
+	}
+}

@@ -67,7 +67,7 @@ func TestLineInPiecesIsTheLineEncodedWhole(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				l, err := encodeCallResult(json.RawMessage(`"id"`), res, si)
+				l, err := encodeCallResult(new(framePool), json.RawMessage(`"id"`), res, si)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -105,7 +105,7 @@ func firstDiff(a, b []byte) int {
 }
 
 func TestSmallResultsAreEncodedWhole(t *testing.T) {
-	l, err := encodeCallResult(json.RawMessage("1"), &CallToolResult{Content: []Content{TextContent(strings.Repeat("x", splitAbove/2))}}, nil)
+	l, err := encodeCallResult(new(framePool), json.RawMessage("1"), &CallToolResult{Content: []Content{TextContent(strings.Repeat("x", splitAbove/2))}}, nil)
 	if err != nil || len(l.parts) != 0 {
 		t.Fatalf("a result of half splitAbove has %d parts (%v)", len(l.parts), err)
 	}
@@ -304,5 +304,43 @@ func TestLargeAnswersOverHTTP(t *testing.T) {
 	}
 	if events[2] != "event: message\ndata: "+string(want) {
 		t.Fatalf("the answer's event differs from the line encoded whole")
+	}
+}
+
+// TestFramePoolKeepsOnlyFramesOfBoundedSize holds the frame pool at its
+// bound: a frame given back is used again for a line it has room for,
+// never for one it has not, and one past maxPooledFrame is not kept.
+func TestFramePoolKeepsOnlyFramesOfBoundedSize(t *testing.T) {
+	var fp framePool
+	if b := fp.get(10); len(b) != 0 || cap(b) < 10 {
+		t.Fatalf("a new frame: len %d cap %d", len(b), cap(b))
+	}
+	for _, tc := range []struct {
+		name  string
+		given int // the frame given back
+		asked int
+		same  bool
+	}{
+		{"room enough", 1024, 1000, true},
+		{"exactly the room", 1024, 1024, true},
+		{"a byte too few", 1024, 1025, false},
+		{"at the bound", maxPooledFrame, maxPooledFrame, true},
+		{"past the bound", maxPooledFrame + 1, 10, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var fp framePool
+			given := make([]byte, 5, tc.given)
+			fp.put(given)
+			got := fp.get(tc.asked)
+			if len(got) != 0 || cap(got) < tc.asked {
+				t.Fatalf("got len %d cap %d for %d bytes", len(got), cap(got), tc.asked)
+			}
+			// sync.Pool may drop what it was given (under the race
+			// detector it does so at random), so only reuse where it must
+			// not happen is certain.
+			if same := cap(got) == cap(given) && &got[:1][0] == &given[:1][0]; same && !tc.same {
+				t.Fatalf("a frame of %d bytes was used for %d bytes", tc.given, tc.asked)
+			}
+		})
 	}
 }

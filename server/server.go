@@ -178,6 +178,7 @@ type Server struct {
 	serverInfo []byte
 	listeners  listeners // who hears about every call (events.go)
 	chunks     chunkPool // the buffers large answers are written through (line.go)
+	frames     framePool // the buffers of response lines written (line.go)
 }
 
 // New returns a Server configured by opts.

@@ -109,13 +109,13 @@ func appendCallResultEra(b []byte, id json.RawMessage, res *CallToolResult, serv
 // images and sounds of [partMin] bytes or more, and a long
 // structuredContent of its own encoding, left in the result until the
 // line is written.
-func encodeCallResult(id json.RawMessage, res *CallToolResult, serverInfo []byte) (line, error) {
+func encodeCallResult(frames *framePool, id json.RawMessage, res *CallToolResult, serverInfo []byte) (line, error) {
 	size := estimateCallResult(id, res)
 	minPart := 0
 	if size > splitAbove {
 		size, minPart = 512+len(id)+len(serverInfo), partMin
 	}
-	l := line{frame: make([]byte, 0, size)}
+	l := line{frame: frames.get(size)}
 	if err := l.addCallResult(id, res, serverInfo, minPart); err != nil {
 		return line{}, err
 	}

@@ -197,16 +197,15 @@ func (t *toolset) readFile(ctx context.Context, call *server.Call, rel string, l
 	if lr.tail > 0 && fsize > budget {
 		tr, err = tailBackward(ctx, f, fsize, lr.tail, budget)
 	} else {
-		var r io.Reader = bytes.NewReader(head)
+		var r io.Reader // nil: head is the whole file (a short read found its end)
 		if len(head) == cap(head) {
-			// The file may go on past head (a short read found its end).
-			r = io.MultiReader(r, f)
+			r = io.MultiReader(bytes.NewReader(head), f)
 		}
 		from, to := lr.from, lr.to
 		if lr.tail > 0 {
 			to = 0
 		}
-		tr, err = scanForward(ctx, r, from, to, budget, lr.head, fsize)
+		tr, err = scanForward(ctx, r, head, from, to, budget, lr.head, fsize)
 		if err == nil && lr.tail > 0 {
 			tr = tr.last(lr.tail)
 		}
@@ -397,12 +396,17 @@ func countLines(b []byte) int {
 }
 
 // scanForward reads r from its start and keeps lines from..to (to 0: to the
-// end), at most budget bytes of them. Unless stopAtTo is set, it reads on
-// to the end to count the lines; sizeHint sizes the buffer.
-func scanForward(ctx context.Context, r io.Reader, from, to int, budget int64, stopAtTo bool, sizeHint int64) (textRead, error) {
+// end), at most budget bytes of them; with r nil, whole is the file, and
+// the text kept is a slice of it rather than a copy. Unless stopAtTo is
+// set, it reads on to the end to count the lines; sizeHint sizes the
+// buffer.
+func scanForward(ctx context.Context, r io.Reader, whole []byte, from, to int, budget int64, stopAtTo bool, sizeHint int64) (textRead, error) {
 	tr := textRead{total: -1}
-	out := make([]byte, 0, max(0, min(sizeHint, budget)))
-	buf := make([]byte, min(readChunk, max(sizeHint+1, 512)))
+	var out, buf []byte
+	if r != nil {
+		out = make([]byte, 0, max(0, min(sizeHint, budget)))
+		buf = make([]byte, min(readChunk, max(sizeHint+1, 512)))
+	}
 	line := 1 // the line the next byte belongs to
 	done, overflow, eof := false, false, false
 	newlines, last, any := 0, byte(0), false
@@ -410,14 +414,20 @@ func scanForward(ctx context.Context, r io.Reader, from, to int, budget int64, s
 		if err := ctx.Err(); err != nil {
 			return tr, err
 		}
-		n, err := io.ReadFull(r, buf)
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			eof, err = true, nil
+		var chunk []byte
+		if r == nil {
+			chunk, eof = whole, true
+		} else {
+			n, err := io.ReadFull(r, buf)
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				eof, err = true, nil
+			}
+			if err != nil {
+				return tr, err
+			}
+			chunk = buf[:n]
 		}
-		if err != nil {
-			return tr, err
-		}
-		chunk := buf[:n]
+		n := len(chunk)
 		inChunk := 0 // the line feeds of the whole chunk
 		if n > 0 {
 			inChunk = bytes.Count(chunk, []byte{'\n'})
@@ -452,11 +462,11 @@ func scanForward(ctx context.Context, r io.Reader, from, to int, budget int64, s
 			}
 			piece := chunk[:end]
 			if room := budget - int64(len(out)); int64(len(piece)) > room {
-				out = append(out, piece[:room]...)
+				out = keep(out, piece[:room], r == nil)
 				overflow, done = true, true
 				break
 			}
-			out = append(out, piece...)
+			out = keep(out, piece, r == nil)
 			if len(piece) == n {
 				line += inChunk // the whole chunk, counted already
 			} else {
@@ -490,6 +500,16 @@ func scanForward(ctx context.Context, r io.Reader, from, to int, budget int64, s
 		tr.from, tr.to = from, from+tr.lines-1
 	}
 	return tr, nil
+}
+
+// keep adds piece to the text kept so far, out; when piece is a slice of
+// the whole file held in memory (inMemory), the only one scanForward
+// keeps, it is the text itself, not a copy.
+func keep(out, piece []byte, inMemory bool) []byte {
+	if inMemory {
+		return piece
+	}
+	return append(out, piece...)
 }
 
 // last returns the last n lines of tr, which holds a whole file.
