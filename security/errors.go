@@ -87,6 +87,10 @@ const (
 	// Locked is a change that waited for another writer of the same file
 	// until its time ran out (Sandbox.LockWrite).
 	Locked
+	// Unwatchable is a path whose changes cannot be watched (Sandbox.Watch):
+	// its file system's changes are not reported, or the system reports
+	// none, or has no room for another watch.
+	Unwatchable
 )
 
 // reasonNames are the String forms of the reasons, indexed by Reason.
@@ -122,6 +126,7 @@ var reasonNames = [...]string{
 	FileTooLarge:  "file_too_large",
 	TooManyOpen:   "too_many_open_files",
 	Locked:        "locked",
+	Unwatchable:   "unwatchable",
 }
 
 // String returns the reason's name in snake case, such as "escapes_root".

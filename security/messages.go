@@ -64,6 +64,9 @@ const (
 	msgReadOnlyAll
 	msgLocked
 	msgLockFailed
+	msgUnwatchable
+	msgNoWatching
+	msgWatchFailed
 
 	// Phrases the sentences are built from: kinds of special file, what
 	// a character refused in new names is, and the "or" of a list.
@@ -222,6 +225,15 @@ var catalog = i18n.Catalog[msgID]{
 	msgLockFailed: {
 		`cannot change {path}: the server's lock folder is broken; nothing was changed: tell the user`,
 		`无法修改 {path}：服务器的锁目录已损坏；没有做任何修改：请告知用户`},
+	msgUnwatchable: {
+		`cannot watch {path}: the system reports no changes on its file system ({1}); read it again`,
+		`无法监视 {path}：系统不报告其文件系统（{1}）上的变化；请重新读取`},
+	msgNoWatching: {
+		`cannot watch {path}: this server's system does not report changes to files; read it again`,
+		`无法监视 {path}：此服务器的系统不报告文件的变化；请重新读取`},
+	msgWatchFailed: {
+		`cannot watch {path} now ({1}); read it again`,
+		`现在无法监视 {path}（{1}）；请重新读取`},
 	msgReadOnlyAll: {
 		`{path} is in the read-only root {1}; nothing can be changed there`,
 		`{path} 位于只读根目录 {1} 中；那里的内容都不能修改`},

@@ -2,6 +2,7 @@ package security
 
 import (
 	"fmt"
+	"github.com/stdiotools/toolserver/internal/watch"
 	"path"
 	"path/filepath"
 	"strings"
@@ -130,7 +131,7 @@ func NewRoots(roots []Root, opts SandboxOptions) (*Sandbox, error) {
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("a sandbox needs at least one root")
 	}
-	s := &Sandbox{limits: opts.Limits.WithDefaults(), lang: opts.Lang, locks: opts.Locks}
+	s := &Sandbox{limits: opts.Limits.WithDefaults(), lang: opts.Lang, locks: opts.Locks, watcher: new(watch.Watcher)}
 	if s.locks == nil {
 		locks, err := NewLocks("")
 		if err != nil {

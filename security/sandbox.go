@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/afero"
 	"github.com/stdiotools/toolserver/i18n"
+	"github.com/stdiotools/toolserver/internal/watch"
 )
 
 // Sandbox is what a file tool is given: the file system and the rules for
@@ -30,6 +31,8 @@ type Sandbox struct {
 	limits Limits
 	lang   i18n.Lang
 	locks  *Locks // the write locks (LockWrite)
+	// watcher watches for Watch; a process has one sandbox, and so one.
+	watcher *watch.Watcher
 }
 
 // SandboxOptions configure NewSandbox and NewRoots.

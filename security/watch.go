@@ -1,0 +1,142 @@
+package security
+
+import (
+	"errors"
+	"os"
+	"path"
+	"syscall"
+
+	"github.com/stdiotools/toolserver/internal/watch"
+)
+
+// CanWatch reports whether Watch can work here at all: the operating
+// system reports changes to files (Linux's inotify). A root on a file
+// system whose changes are not reported is refused by Watch itself.
+func CanWatch() bool { return watch.Supported }
+
+// Watch calls changed whenever the file or folder rel (a Resolve result)
+// may have changed, a folder's entries included, until stop is called.
+// Every sandbox of a process shares one watcher, which holds one of the
+// system's notification instances while anything is watched: a file is
+// watched through its folder, opened inside the root as every name is, so
+// that a symbolic link swapped in cannot point the watch outside it, and
+// nothing outside the roots is ever reported. changed runs on the
+// watcher's goroutine and must return quickly.
+//
+// A path that names nothing is an error that Explain has made a sentence
+// of, as the reads' are; so is a root on a file system whose changes the
+// system does not report (NFS, SMB, FUSE, …), or a system that reports
+// none.
+func (s *Sandbox) Watch(rel string, changed func()) (stop func(), err error) {
+	fi, err := s.fs.Stat(rel)
+	if err != nil {
+		return nil, s.Explain("read", rel, err)
+	}
+	dir, name := rel, ""
+	if !fi.IsDir() {
+		dir, name = s.parent(rel), path.Base(s.inner(rel))
+	}
+	op, ok := s.fs.(folderOpener)
+	if !ok {
+		return nil, s.watchRefused(rel, errors.ErrUnsupported)
+	}
+	f, err := op.openFolder(dir)
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		return nil, s.watchRefused(rel, err)
+	case err != nil:
+		return nil, s.Explain("read", dir, err)
+	}
+	stop, err = s.watcher.Watch(f, name, changed)
+	if err != nil {
+		return nil, s.watchRefused(rel, err)
+	}
+	return stop, nil
+}
+
+// parent returns the folder that holds rel, in the form Resolve gives.
+func (s *Sandbox) parent(rel string) string {
+	r, inner := s.split(rel)
+	dir := path.Dir(inner)
+	if r == nil || len(s.roots) == 1 {
+		return dir
+	}
+	if dir == "." {
+		return r.prefix
+	}
+	return r.prefix + "/" + dir
+}
+
+// inner returns rel's path inside its root.
+func (s *Sandbox) inner(rel string) string {
+	_, inner := s.split(rel)
+	return inner
+}
+
+// watchRefused is the error of a path whose changes cannot be watched.
+func (s *Sandbox) watchRefused(rel string, err error) error {
+	var uw *watch.UnwatchableError
+	switch {
+	case errors.As(err, &uw):
+		return &PathError{Op: "watch", Path: rel, Reason: Unwatchable, lang: s.lang, msg: msgUnwatchable, a1: uw.FS}
+	case errors.Is(err, errors.ErrUnsupported) || !watch.Supported:
+		return &PathError{Op: "watch", Path: rel, Reason: Unwatchable, lang: s.lang, msg: msgNoWatching}
+	}
+	return &PathError{Op: "watch", Path: rel, Reason: Unwatchable, lang: s.lang, msg: msgWatchFailed, a1: err.Error()}
+}
+
+// folderOpener is a file system that opens a folder for watching; the
+// roots' file systems (RootFs) are, and their wrappers pass it on.
+type folderOpener interface {
+	openFolder(dir string) (*os.File, error)
+}
+
+// openFolder opens the folder dir inside the root, for watching.
+func (r *RootFs) openFolder(dir string) (*os.File, error) {
+	f, err := r.root.OpenFile(rootName(dir), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.IsDir() {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: rootName(dir), Err: syscall.ENOTDIR}
+	}
+	return f, nil
+}
+
+// openFolder opens the folder dir, if it may be read, where the file
+// system below can.
+func (g *gateFs) openFolder(dir string) (*os.File, error) {
+	if err := g.check("open", dir, false); err != nil {
+		return nil, err
+	}
+	if op, ok := g.Fs.(folderOpener); ok {
+		return op.openFolder(dir)
+	}
+	return nil, errors.ErrUnsupported
+}
+
+// openFolder opens the folder dir in its root, where the root's file
+// system can.
+func (m *muxFs) openFolder(dir string) (*os.File, error) {
+	r, f, inner, err := m.route("open", dir)
+	if err != nil {
+		return nil, err
+	}
+	op, ok := f.(folderOpener)
+	if !ok {
+		return nil, errors.ErrUnsupported
+	}
+	d, err := op.openFolder(inner)
+	return d, r.qualifyErr(err)
+}
+
+// openFolder opens the folder dir where the file system below can; it
+// creates no name, so the rule for new names has nothing to check.
+func (g *guardFs) openFolder(dir string) (*os.File, error) {
+	if op, ok := g.Fs.(folderOpener); ok {
+		return op.openFolder(dir)
+	}
+	return nil, errors.ErrUnsupported
+}

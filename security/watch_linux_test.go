@@ -1,0 +1,152 @@
+package security
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+// rootSandbox returns a sandbox over the real folder dir, and over the
+// real folder other as a second root named "other" when other is not "".
+func rootSandbox(t *testing.T, dir, other string) *Sandbox {
+	t.Helper()
+	open := func(d string) afero.Fs {
+		rfs, err := OpenRoot(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rfs.Close() })
+		return rfs
+	}
+	roots := []Root{{Name: "main", Fs: open(dir), HostPath: dir}}
+	if other != "" {
+		roots = append(roots, Root{Name: "other", Fs: open(other), HostPath: other})
+	}
+	sb, err := NewRoots(roots, SandboxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb
+}
+
+// changes returns a function that signals on the returned channel.
+func changes() (func(), chan struct{}) {
+	ch := make(chan struct{}, 100)
+	return func() { ch <- struct{}{} }, ch
+}
+
+func waitChange(t *testing.T, ch chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no change reported: %s", what)
+	}
+}
+
+func TestWatchReportsChangesToAFileAndAFolderInsideTheRoots(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "top.txt"), []byte("t"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb := rootSandbox(t, dir, other)
+	for _, tc := range []struct {
+		path   string // as the model writes it
+		change func() error
+	}{
+		{"main:/src/a.go", func() error { return os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("b"), 0o644) }},
+		{"main:/src", func() error { return os.WriteFile(filepath.Join(dir, "src", "new.go"), nil, 0o644) }},
+		{"other:/top.txt", func() error { return os.Remove(filepath.Join(other, "top.txt")) }},
+		{"other:", func() error { return os.Mkdir(filepath.Join(other, "d"), 0o755) }},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			rel, err := sb.Resolve(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn, ch := changes()
+			stop, err := sb.Watch(rel, fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stop()
+			if err := tc.change(); err != nil {
+				t.Fatal(err)
+			}
+			waitChange(t, ch, tc.path)
+		})
+	}
+	if n := sb.watcher.Watching(); n != 0 {
+		t.Fatalf("%d folders still watched after every stop", n)
+	}
+}
+
+func TestWatchFollowsALinkInsideTheRootToTheFolderItNames(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	sb := rootSandbox(t, dir, "")
+	rel, err := sb.Resolve("link")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn, ch := changes()
+	stop, err := sb.Watch(rel, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	// Swapping the link for one that leaves the root changes nothing of
+	// what is watched: the folder was opened, not its path.
+	outside := t.TempDir()
+	if err := os.Remove(filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "real", "y"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitChange(t, ch, "a file created in the folder the link named")
+	select {
+	case <-ch:
+		t.Fatal("a change outside the root was reported")
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+func TestWatchRefusesWhatItCannotWatchWithASentence(t *testing.T) {
+	dir := t.TempDir()
+	sb := rootSandbox(t, dir, "")
+	_, err := sb.Watch("missing.txt", func() {})
+	var pe *PathError
+	if !errors.As(err, &pe) || pe.Reason != NotExist {
+		t.Fatalf("a missing file: %v", err)
+	}
+	mem := NewSandbox(afero.NewMemMapFs(), SandboxOptions{})
+	if err := afero.WriteFile(mem.Fs(), "f", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = mem.Watch("f", func() {})
+	if !errors.As(err, &pe) || pe.Reason != Unwatchable || pe.Error() != "cannot watch \"f\": this server's system does not report changes to files; read it again" {
+		t.Fatalf("a file system in memory: %v", err)
+	}
+}
