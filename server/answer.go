@@ -21,6 +21,10 @@ func (s *Server) answer(c *Call, res *CallToolResult, err error) {
 			e.answerEarly() // a goroutine of the call runs on (Call.Go)
 		}
 	}
+	if c.read != nil && c.read.watch != nil {
+		s.answerWatch(c, res, err)
+		return
+	}
 	if answerPending(c, err) {
 		return
 	}

@@ -129,7 +129,10 @@ func (s *Server) discover(r *request) {
 	if s.resources.completes(s.opts.maxLevel()) {
 		b = append(b, `"completions":{},`...)
 	}
-	if s.resources.any(s.opts.maxLevel()) {
+	switch {
+	case s.resources.watches(s.opts.maxLevel()):
+		b = append(b, `"resources":{"subscribe":true},`...)
+	case s.resources.any(s.opts.maxLevel()):
 		b = append(b, `"resources":{},`...)
 	}
 	b = append(b, `"tools":{}}`...)

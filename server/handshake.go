@@ -126,7 +126,7 @@ func appendServerInfoObject(b []byte, si serverInfo) []byte {
 // encoding/json writes an initializeResult without HTML escaping, given
 // si, the encoded serverInfo. The capabilities are the server's only
 // ones, in encoding/json's order of map keys.
-func appendInitializeResult(b []byte, version string, si []byte, instructions string, resources, completions bool) []byte {
+func appendInitializeResult(b []byte, version string, si []byte, instructions string, resources, subscribe, completions bool) []byte {
 	b = append(b, `{"protocolVersion":`...)
 	b = appendString(b, version)
 	b = append(b, `,"capabilities":{`...)
@@ -134,7 +134,10 @@ func appendInitializeResult(b []byte, version string, si []byte, instructions st
 		b = append(b, `"completions":{},`...)
 	}
 	b = append(b, `"logging":{},`...)
-	if resources {
+	switch {
+	case resources && subscribe:
+		b = append(b, `"resources":{"subscribe":true},`...)
+	case resources:
 		b = append(b, `"resources":{},`...)
 	}
 	b = append(b, `"tools":{}},"serverInfo":`...)

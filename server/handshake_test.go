@@ -33,11 +33,14 @@ func FuzzAppendInitializeResult(f *testing.F) {
 		if !bytes.Equal(encoded, want) {
 			t.Fatalf("serverInfo:\n got  %s\n want %s", encoded, want)
 		}
-		for _, caps := range [][2]bool{{false, false}, {true, false}, {true, true}} {
+		for _, caps := range [][3]bool{{false, false, false}, {true, false, false}, {true, true, false}, {true, false, true}, {true, true, true}} {
 			v := initializeResult{ProtocolVersion: version, Capabilities: map[string]any{"tools": map[string]any{}, "logging": map[string]any{}},
 				ServerInfo: si, Instructions: instructions}
 			if caps[0] {
 				v.Capabilities["resources"] = map[string]any{}
+			}
+			if caps[0] && caps[2] {
+				v.Capabilities["resources"] = map[string]any{"subscribe": true}
 			}
 			if caps[1] {
 				v.Capabilities["completions"] = map[string]any{}
@@ -45,8 +48,8 @@ func FuzzAppendInitializeResult(f *testing.F) {
 			if want, err = encodingJSON(v); err != nil {
 				t.Fatal(err)
 			}
-			if got := appendInitializeResult(nil, version, encoded, instructions, caps[0], caps[1]); !bytes.Equal(got, want) {
-				t.Fatalf("initialize result with resources %v, completions %v:\n got  %s\n want %s", caps[0], caps[1], got, want)
+			if got := appendInitializeResult(nil, version, encoded, instructions, caps[0], caps[2], caps[1]); !bytes.Equal(got, want) {
+				t.Fatalf("initialize result with resources %v, subscribe %v, completions %v:\n got  %s\n want %s", caps[0], caps[2], caps[1], got, want)
 			}
 		}
 	})

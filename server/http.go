@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -135,12 +136,13 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	select {
 	case e.places <- struct{}{}:
-		defer func() { <-e.places }()
 	default:
 		w.Header().Set("Retry-After", "1")
 		httpRefuse(w, http.StatusServiceUnavailable, "Service Unavailable: too many requests at once; retry shortly")
 		return
 	}
+	release := sync.OnceFunc(func() { <-e.places })
+	defer release()
 	env, werr := parseEnvelope(body)
 	if werr != nil {
 		e.srv.log.Debug().Int64("code", werr.code).Str("reason", clip(werr.message)).Msg("refused a message")
@@ -166,7 +168,12 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	e.serveRequest(w, r, env, ea)
+	if env.method == "subscriptions/listen" && ea.modern && !acceptsStream(r.Header.Values("Accept")) {
+		writeJSON(w, http.StatusNotAcceptable, appendError(nil, env.id, jsonrpc2.CodeInvalidRequest,
+			"Not Acceptable: subscriptions/listen is answered with a stream of events; send Accept: text/event-stream", nil))
+		return
+	}
+	e.serveRequest(w, r, env, ea, release)
 }
 
 // readHTTPEra reads the era of a request, once, from its _meta and its
@@ -223,7 +230,7 @@ func unknownHeader(header string) string {
 // only what is its own: its era, its id, the request's context (which
 // ends when the client leaves, cancelling a call at once) and the peer
 // its progress goes to.
-func (e *endpoint) serveRequest(w http.ResponseWriter, r *http.Request, env envelope, ea era) {
+func (e *endpoint) serveRequest(w http.ResponseWriter, r *http.Request, env envelope, ea era, release func()) {
 	ctx := r.Context()
 	p := &httpPeer{
 		w:        w,
@@ -240,6 +247,12 @@ func (e *endpoint) serveRequest(w http.ResponseWriter, r *http.Request, env enve
 	case <-ctx.Done():
 	}
 	p.close()
+	if p.sink != nil {
+		// The request became a subscription's stream: it holds no place
+		// among the requests served at once from here on.
+		release()
+		p.stream(ctx, e.srv)
+	}
 }
 
 // principal returns the principal of r: the one a guard or middleware

@@ -30,6 +30,8 @@ type httpPeer struct {
 	early    bool // answered while the call still runs on the handler's goroutine
 	werr     error
 	answered chan struct{} // closed when the response is written
+	sink     *sink         // set when the response becomes a subscription's stream (http_listen.go)
+	ack      []byte        // the stream's first event then
 }
 
 var errNoSession = errors.New("stateless HTTP: no session to carry a request to the client")

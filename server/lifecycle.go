@@ -85,7 +85,10 @@ func (s *Server) initialize(r *request) {
 
 	b := appendResultHead(nil, r.env.id)
 	max := s.opts.maxLevel()
-	b = appendInitializeResult(b, version, s.serverInfo, s.opts.Instructions, s.resources.any(max), s.resources.completes(max))
+	// Subscriptions need a session to send their changes to: a stdio
+	// one, never stateless HTTP's.
+	subscribe := sess != nil && s.resources.watches(max)
+	b = appendInitializeResult(b, version, s.serverInfo, s.opts.Instructions, s.resources.any(max), subscribe, s.resources.completes(max))
 	if sess != nil {
 		sess.initialized.Store(true)
 	}

@@ -31,6 +31,9 @@ var methods = [...]methodInfo{
 	{name: "resources/templates/list", legacy: true, modern: true, handle: (*Server).listResourceTemplates},
 	{name: "resources/read", legacy: true, modern: true, handle: (*Server).readResource},
 	{name: "completion/complete", legacy: true, modern: true, handle: (*Server).complete},
+	{name: "resources/subscribe", legacy: true, handle: (*Server).subscribe},
+	{name: "resources/unsubscribe", legacy: true, handle: (*Server).unsubscribe},
+	{name: "subscriptions/listen", modern: true, handle: (*Server).listen},
 }
 
 // method returns the entry of the method called name.
@@ -104,10 +107,12 @@ func (s *Server) serve(r *request) {
 }
 
 // serves reports whether s serves the method of m: the resources methods
-// once it has resources, completion once a template completes, every
-// other always.
+// once it has resources, completion once a template completes,
+// subscriptions once a resource can be watched, every other always.
 func (s *Server) serves(m *methodInfo) bool {
 	switch {
+	case m.name == "resources/subscribe" || m.name == "resources/unsubscribe" || m.name == "subscriptions/listen":
+		return s.resources.watches(s.opts.maxLevel())
 	case strings.HasPrefix(m.name, "resources/"):
 		return s.resources.any(s.opts.maxLevel())
 	case m.name == "completion/complete":

@@ -45,7 +45,22 @@ type ResourceSpec struct {
 	// typed (completion/complete), with the values of the others given
 	// so far; it runs as a read does.
 	Complete CompleteFunc
+	// Watch, if set, lets clients subscribe to the resources: it runs as
+	// a read does, once for each subscriber of a URI, and the server
+	// tells the subscriber of each change Watch reports, gathered over
+	// [Options.UpdateDelay]. Without it, subscribing is refused, and a
+	// server none of whose resources has it does not offer subscriptions.
+	Watch WatchFunc
 }
+
+// WatchFunc starts watching the resource at uri, whose template (if any)
+// gave vars, and calls changed each time it may have changed, until stop
+// is called. It returns once the watch is set: ctx and call are the
+// subscription's, for checking that uri may be watched, and end before
+// the watch does. A [ResourceNotFound] error says the URI names nothing;
+// any other is the subscriber's to read. changed must be cheap and may be
+// called from any goroutine.
+type WatchFunc func(ctx context.Context, call *Call, uri string, vars map[string]string, changed func()) (stop func(), err error)
 
 // CompleteFunc returns the completions of the value typed so far of the
 // variable argument of a template, given the values of its other
@@ -102,6 +117,19 @@ func (r *resources) completes(max security.Level) bool {
 	for _, res := range r.templates {
 		if res.spec.Complete != nil && max.Allows(res.spec.Level) {
 			return true
+		}
+	}
+	return false
+}
+
+// watches reports whether the server lets clients subscribe to any
+// resource it serves at level max.
+func (r *resources) watches(max security.Level) bool {
+	for _, list := range [][]*resource{r.fixed, r.templates} {
+		for _, res := range list {
+			if res.spec.Watch != nil && max.Allows(res.spec.Level) {
+				return true
+			}
 		}
 	}
 	return false
@@ -214,6 +242,7 @@ type readRequest struct {
 	uri      string
 	vars     map[string]string
 	complete *completeRequest // set for a completion of the template uri
+	watch    *watchRequest    // set for a subscription (subscribe.go)
 }
 
 // completeRequest is the variable a completion completes, the value
@@ -230,6 +259,9 @@ func (r *resource) handle(ctx context.Context, c *Call) (*CallToolResult, error)
 	req := c.read
 	if req == nil {
 		return nil, Internal(errors.New("a resource read without its request"))
+	}
+	if req.watch != nil {
+		return req.watch.run(ctx, c)
 	}
 	if cr := req.complete; cr != nil {
 		comp, err := r.spec.Complete(ctx, c, cr.argument, cr.value, cr.args)

@@ -126,6 +126,17 @@ type Options struct {
 	// ConfirmTimeout is how long [Call.Confirm] waits for the user's
 	// answer; default 2 minutes.
 	ConfirmTimeout time.Duration
+	// MaxSubscriptions bounds the resources one client watches at once
+	// (resources/subscribe, subscriptions/listen): a stdio session's, or
+	// over HTTP a principal's across its listen streams, each stream
+	// counting one at least. Beyond it a subscription is refused with a
+	// sentence that says so. Default 100.
+	MaxSubscriptions int
+	// UpdateDelay gathers the changes to a watched resource: the first
+	// change is told this long after it happens, in one
+	// notifications/resources/updated with every change until then.
+	// Default 100ms.
+	UpdateDelay time.Duration
 	// ShutdownGrace bounds how long Serve takes to return after the input
 	// ends or the context is cancelled: calls still running have that long
 	// to finish, and those still running at its last tenth (at most its
@@ -176,9 +187,12 @@ type Server struct {
 	// serverInfo is the encoded io.modelcontextprotocol/serverInfo of the
 	// results of the modern era (era.go).
 	serverInfo []byte
-	listeners  listeners // who hears about every call (events.go)
-	chunks     chunkPool // the buffers large answers are written through (line.go)
-	frames     framePool // the buffers of response lines written (line.go)
+	listeners  listeners     // who hears about every call (events.go)
+	chunks     chunkPool     // the buffers large answers are written through (line.go)
+	frames     framePool     // the buffers of response lines written (line.go)
+	subs       subscriptions // what every client watches (subscribe.go)
+	listensEnd chan struct{} // closed by CloseSubscriptions
+	endListens sync.Once
 }
 
 // New returns a Server configured by opts.
@@ -222,6 +236,12 @@ func New(opts Options) *Server {
 	if opts.ConfirmTimeout <= 0 {
 		opts.ConfirmTimeout = defaultConfirmTimeout
 	}
+	if opts.MaxSubscriptions <= 0 {
+		opts.MaxSubscriptions = 100
+	}
+	if opts.UpdateDelay <= 0 {
+		opts.UpdateDelay = 100 * time.Millisecond
+	}
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = 5 * time.Second
 	}
@@ -233,6 +253,7 @@ func New(opts Options) *Server {
 		now = time.Now
 	}
 	s := &Server{opts: opts, log: opts.Logger, sleep: sleepCtx, cache: newResultCache(now), budget: newBudget(opts.MemoryBudget)}
+	s.listensEnd = make(chan struct{})
 	s.slots = make(chan struct{}, opts.MaxInFlight)
 	s.runners = newRunners(opts.MaxInFlight)
 	runtime.AddCleanup(s, func(jobs chan job) { close(jobs) }, s.runners.jobs)

@@ -36,6 +36,8 @@ type session struct {
 	initialized atomic.Bool
 	clientLevel atomic.Int32 // lowest level sent as notifications/message; -1 none
 
+	watches sessionWatches // its subscriptions (listen.go)
+
 	mu       sync.Mutex
 	version  string     // negotiated protocol version
 	client   clientInfo // from initialize
@@ -117,6 +119,10 @@ func (s *session) cancelCall(params json.RawMessage) {
 	if bad != "" {
 		return
 	}
+	if s.endListen(key) {
+		s.log.Info().RawJSON("id", clipJSON(p.RequestID)).Msg("subscription ended by the client")
+		return
+	}
 	s.mu.Lock()
 	c := s.inflight[key]
 	s.mu.Unlock()
@@ -165,6 +171,7 @@ func (s *session) drain(grace time.Duration) {
 		}
 	}
 	s.cancelAll()
+	s.endWatches()
 	s.workMu.Lock()
 	s.stopping = true
 	close(s.work) // the idle workers end; a worker still busy ends after its call

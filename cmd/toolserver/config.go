@@ -20,6 +20,7 @@ type config struct {
 	logLevel        string
 	maxMessageBytes int
 	maxInFlight     int
+	maxSubs         int
 	memoryLimitMiB  int
 	memoryBudgetMiB int
 	lang            string
@@ -63,6 +64,7 @@ func newConfig(cmd string, stderr io.Writer) (*config, *flag.FlagSet) {
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "stderr log level: debug, info, warn, error (tools and call: error unless set)")
 	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest JSON-RPC message accepted, in bytes")
 	fs.IntVar(&cfg.maxInFlight, "max-inflight", 64, "tool calls running at once; further calls wait in line, and beyond 256 are answered as busy")
+	fs.IntVar(&cfg.maxSubs, "max-subscriptions", 100, "resources one client may watch at once (a stdio session, or an HTTP principal's listen streams, each stream counting one more)")
 	fs.IntVar(&cfg.memoryLimitMiB, "memory-limit-mib", defaultMemoryLimitMiB, "soft memory limit of the server in MiB (Go's GOMEMLIMIT; the default applies unless GOMEMLIMIT is set; 0: none)")
 	fs.IntVar(&cfg.memoryBudgetMiB, "memory-budget-mib", server.DefaultMemoryBudget>>20, "MiB the calls in flight may hold at once for their data (a file read or edited); a call that would go past it waits for others to finish")
 	fs.StringVar(&cfg.lang, "lang", "en", "language of the error messages the model reads: en or zh")

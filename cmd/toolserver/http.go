@@ -64,6 +64,7 @@ type httpSetup struct {
 	addr    string
 	tls     *tls.Config // nil: plain HTTP
 	handler http.Handler
+	srv     *server.Server // its subscriptions end as the HTTP server shuts down
 }
 
 // checkHTTP checks the HTTP flags and builds the handler: /mcp and
@@ -107,7 +108,7 @@ func checkHTTP(c *httpConfig, srv *server.Server) (*httpSetup, error) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, "ok\n")
 	})
-	setup := &httpSetup{addr: c.addr, handler: mux}
+	setup := &httpSetup{addr: c.addr, handler: mux, srv: srv}
 	if c.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
 		if err != nil {
@@ -147,6 +148,7 @@ func serveHTTP(ctx context.Context, srv *server.Server, c *httpConfig, log zerol
 		MaxHeaderBytes:    64 << 10,
 		TLSConfig:         setup.tls,
 	}
+	hs.RegisterOnShutdown(setup.srv.CloseSubscriptions)
 	scheme := "http"
 	if setup.tls != nil {
 		scheme = "https"

@@ -58,6 +58,9 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	if int64(cfg.memoryBudgetMiB) > maxMiB {
 		return nil, nil, fmt.Errorf("--memory-budget-mib %d is too large; the most is %d", cfg.memoryBudgetMiB, maxMiB)
 	}
+	if cfg.maxSubs < 1 {
+		return nil, nil, fmt.Errorf("--max-subscriptions %d must be at least 1", cfg.maxSubs)
+	}
 	if cfg.maxInFlight < 1 {
 		return nil, nil, fmt.Errorf("--max-inflight %d must be at least 1", cfg.maxInFlight)
 	}
@@ -110,27 +113,28 @@ func build(cfg *config, observer server.Observer, tracer server.Tracer, log zero
 	}
 	readOnly := cfg.readOnly || allReadOnly(roots)
 	srv := server.New(server.Options{
-		Lang:            lang,
-		Version:         version(),
-		Tools:           cfg.tools,
-		DisableTools:    cfg.disableTools,
-		Instructions:    instructions(sandbox, readOnly, cfg),
-		Logger:          log,
-		MaxMessageBytes: cfg.maxMessageBytes,
-		MaxInFlight:     cfg.maxInFlight,
-		MemoryBudget:    int64(cfg.memoryBudgetMiB) << 20,
-		ReadOnly:        readOnly,
-		TargetKey:       sandbox.Key,
-		AllowAdmin:      cfg.allowAdmin,
-		ConfirmWrites:   cfg.confirmWrites,
-		StateKey:        stateKey,
-		Nonces:          nonces,
-		MaxCalls:        cfg.maxCalls,
-		CallsPerSecond:  cfg.callsPerSecond,
-		ToolTimeout:     cfg.toolTimeout,
-		MaxRepeats:      cfg.maxRepeats,
-		Observer:        observer,
-		Tracer:          tracer,
+		Lang:             lang,
+		Version:          version(),
+		Tools:            cfg.tools,
+		DisableTools:     cfg.disableTools,
+		Instructions:     instructions(sandbox, readOnly, cfg),
+		Logger:           log,
+		MaxMessageBytes:  cfg.maxMessageBytes,
+		MaxInFlight:      cfg.maxInFlight,
+		MaxSubscriptions: cfg.maxSubs,
+		MemoryBudget:     int64(cfg.memoryBudgetMiB) << 20,
+		ReadOnly:         readOnly,
+		TargetKey:        sandbox.Key,
+		AllowAdmin:       cfg.allowAdmin,
+		ConfirmWrites:    cfg.confirmWrites,
+		StateKey:         stateKey,
+		Nonces:           nonces,
+		MaxCalls:         cfg.maxCalls,
+		CallsPerSecond:   cfg.callsPerSecond,
+		ToolTimeout:      cfg.toolTimeout,
+		MaxRepeats:       cfg.maxRepeats,
+		Observer:         observer,
+		Tracer:           tracer,
 		Roots: func(ctx context.Context, paths []string, err error) {
 			if err != nil {
 				sandbox.Deny()

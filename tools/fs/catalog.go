@@ -376,6 +376,7 @@ const (
 	msgReasonFileTooLarge
 	msgReasonTooManyOpenFiles
 	msgReasonLocked
+	msgReasonUnwatchable
 	msgReasonTooDeep
 	msgReasonTooManyDirectories
 
@@ -1078,6 +1079,7 @@ var catalog = i18n.Catalog[msgID]{
 	msgReasonFileTooLarge:             {"file too large", "文件过大"},
 	msgReasonTooManyOpenFiles:         {"too many open files", "打开的文件过多"},
 	msgReasonLocked:                   {"locked", "被锁定"},
+	msgReasonUnwatchable:              {"unwatchable", "无法监视"},
 	msgReasonTooDeep:                  {"too deep", "层级过深"},
 	msgReasonTooManyDirectories:       {"too many directories", "待搜索的目录过多"},
 	msgReInvalidCharClass:             {"invalid character class", "无效的字符类"},

@@ -78,12 +78,23 @@ func (t *toolset) addResources(s *server.Server) error {
 			contents, err := t.readResource(ctx, call, uri, prefix(vars["path"]))
 			return contents, resourceError(err, uri, call)
 		}
+		var watch server.WatchFunc
+		if security.CanWatch() {
+			watch = func(ctx context.Context, call *server.Call, uri string, vars map[string]string, changed func()) (func(), error) {
+				if strings.HasPrefix(vars["path"], "/") {
+					return nil, server.ResourceNotFound(uri)
+				}
+				stop, err := t.watchResource(uri, prefix(vars["path"]), changed)
+				return stop, resourceError(err, uri, call)
+			}
+		}
 		if err := server.AddResource(s, server.ResourceSpec{
 			URI:         rootURI(uriRoot),
 			Name:        name,
 			Title:       title,
 			Description: "The root's entries, one a line, as list_directory gives them.",
 			MIMEType:    resourceDirMIME,
+			Watch:       watch,
 		}, read); err != nil {
 			return err
 		}
@@ -99,6 +110,7 @@ func (t *toolset) addResources(s *server.Server) error {
 				comp, err := t.completePath(ctx, prefix, value)
 				return comp, resourceError(err, "", call)
 			},
+			Watch: watch,
 		}, read); err != nil {
 			return err
 		}
@@ -147,6 +159,20 @@ func (t *toolset) readResource(ctx context.Context, call *server.Call, uri, p st
 		return nil, fail(msgResourceTooLarge, lit(quote(rel)), size(res.Size), size(t.lim.MaxReadBytes))
 	}
 	return []server.ResourceContents{{URI: uri, MIMEType: textMIME, Text: res.Text}}, nil
+}
+
+// watchResource watches the file or folder at p, a path as the model
+// writes it, for the resource at uri, through the sandbox: the same
+// paths a read may read, and nothing outside the roots.
+func (t *toolset) watchResource(uri, p string, changed func()) (func(), error) {
+	if _, _, ok := security.ClassPath.Check(p); !ok {
+		return nil, server.ResourceNotFound(uri)
+	}
+	rel, err := t.sb.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	return t.sb.Watch(rel, changed)
 }
 
 // readBlob reads the binary file rel whole, within the read limit, for

@@ -273,6 +273,8 @@ func reasonPhrase(reason string) arg {
 		id = msgReasonTooManyOpenFiles
 	case "locked":
 		id = msgReasonLocked
+	case "unwatchable":
+		id = msgReasonUnwatchable
 	case "too_deep":
 		id = msgReasonTooDeep
 	case "too_many_directories":
