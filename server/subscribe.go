@@ -200,9 +200,14 @@ func (ss *subscriptions) reserve(owner *principal, n, max int) (held int, ok boo
 
 // release gives back n places of owner's bound.
 func (ss *subscriptions) release(owner *principal, n int) {
+	if n == 0 {
+		return
+	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if ss.n[owner] -= n; ss.n[owner] <= 0 {
+	if left := ss.n[owner] - n; left > 0 {
+		ss.n[owner] = left
+	} else {
 		delete(ss.n, owner)
 	}
 }
