@@ -66,6 +66,7 @@ const (
 	msgLockFailed
 	msgUnwatchable
 	msgNoWatching
+	msgUnwatchableFs
 	msgWatchFailed
 
 	// Phrases the sentences are built from: kinds of special file, what
@@ -231,6 +232,9 @@ var catalog = i18n.Catalog[msgID]{
 	msgNoWatching: {
 		`cannot watch {path}: this server's system does not report changes to files; read it again`,
 		`无法监视 {path}：此服务器的系统不报告文件的变化；请重新读取`},
+	msgUnwatchableFs: {
+		`cannot watch {path}: its root's file system does not report changes; read it again`,
+		`无法监视 {path}：其根目录的文件系统不报告变化；请重新读取`},
 	msgWatchFailed: {
 		`cannot watch {path} now ({1}); read it again`,
 		`现在无法监视 {path}（{1}）；请重新读取`},

@@ -79,8 +79,10 @@ func (s *Sandbox) watchRefused(rel string, err error) error {
 	switch {
 	case errors.As(err, &uw):
 		return &PathError{Op: "watch", Path: rel, Reason: Unwatchable, lang: s.lang, msg: msgUnwatchable, a1: uw.FS}
-	case errors.Is(err, errors.ErrUnsupported) || !watch.Supported:
+	case !watch.Supported:
 		return &PathError{Op: "watch", Path: rel, Reason: Unwatchable, lang: s.lang, msg: msgNoWatching}
+	case errors.Is(err, errors.ErrUnsupported):
+		return &PathError{Op: "watch", Path: rel, Reason: Unwatchable, lang: s.lang, msg: msgUnwatchableFs}
 	}
 	return &PathError{Op: "watch", Path: rel, Reason: Unwatchable, lang: s.lang, msg: msgWatchFailed, a1: err.Error()}
 }
@@ -105,12 +107,9 @@ func (r *RootFs) openFolder(dir string) (*os.File, error) {
 	return f, nil
 }
 
-// openFolder opens the folder dir, if it may be read, where the file
-// system below can.
+// openFolder opens the folder dir where the file system below can:
+// watching changes nothing, so a read-only root is watched as it is read.
 func (g *gateFs) openFolder(dir string) (*os.File, error) {
-	if err := g.check("open", dir, false); err != nil {
-		return nil, err
-	}
 	if op, ok := g.Fs.(folderOpener); ok {
 		return op.openFolder(dir)
 	}

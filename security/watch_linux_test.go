@@ -11,7 +11,8 @@ import (
 )
 
 // rootSandbox returns a sandbox over the real folder dir, and over the
-// real folder other as a second root named "other" when other is not "".
+// real folder other as a second, read-only root named "other" when other
+// is not "" (watching changes nothing: a read-only root is watched).
 func rootSandbox(t *testing.T, dir, other string) *Sandbox {
 	t.Helper()
 	open := func(d string) afero.Fs {
@@ -24,7 +25,7 @@ func rootSandbox(t *testing.T, dir, other string) *Sandbox {
 	}
 	roots := []Root{{Name: "main", Fs: open(dir), HostPath: dir}}
 	if other != "" {
-		roots = append(roots, Root{Name: "other", Fs: open(other), HostPath: other})
+		roots = append(roots, Root{Name: "other", Fs: open(other), HostPath: other, ReadOnly: true})
 	}
 	sb, err := NewRoots(roots, SandboxOptions{})
 	if err != nil {
@@ -146,7 +147,7 @@ func TestWatchRefusesWhatItCannotWatchWithASentence(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = mem.Watch("f", func() {})
-	if !errors.As(err, &pe) || pe.Reason != Unwatchable || pe.Error() != "cannot watch \"f\": this server's system does not report changes to files; read it again" {
+	if !errors.As(err, &pe) || pe.Reason != Unwatchable || pe.Error() != "cannot watch \"f\": its root's file system does not report changes; read it again" {
 		t.Fatalf("a file system in memory: %v", err)
 	}
 }
