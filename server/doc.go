@@ -101,6 +101,13 @@
 // (trace.go). The server's own requests to the client (roots.go,
 // policy_confirm.go) go out through the peer too.
 //
+// Resources take the same road: a read or a completion (resource.go) is
+// a call, run through the same policies as a tool's. A subscription
+// (subscribe.go) is a call too, that sets a watch and returns; the
+// changes its watch reports are gathered and told through the session
+// (resources/subscribe on stdio) or a listen stream (listen.go;
+// http_listen.go keeps one open over HTTP).
+//
 // A transport of one's own runs outside this package over any byte
 // stream, with [Server.Serve]; the peer contract of a transport of
 // single messages stays unexported, for the reasons transport.go gives.

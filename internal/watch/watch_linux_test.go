@@ -236,3 +236,29 @@ func TestRemoteFileSystemsAreNamedAndLocalOnesNot(t *testing.T) {
 		t.Errorf("the error says %q", got)
 	}
 }
+
+// TestLostEventsAreToldToEveryWatcher: when the system says it lost
+// events (its queue overflowed), every watcher of every folder is told,
+// since anything may have changed, and the watches stay.
+func TestLostEventsAreToldToEveryWatcher(t *testing.T) {
+	one, two := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(one, "a.txt"), "a")
+	var w Watcher
+	file, folder := newCounter(), newCounter()
+	stopFile, err := w.Watch(openDir(t, one), "a.txt", file.fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopFile()
+	stopFolder, err := w.Watch(openDir(t, two), "", folder.fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopFolder()
+	w.everything() // what the system's goroutine calls on an overflow
+	file.wait(t, "a.txt after lost events")
+	folder.wait(t, "the second folder after lost events")
+	if got := w.Watching(); got != 2 {
+		t.Fatalf("%d folders watched after lost events, want 2", got)
+	}
+}
