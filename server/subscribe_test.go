@@ -80,7 +80,7 @@ func (f *fakeWatches) count(uri string) int {
 }
 
 // waitCount waits until count(uri) is want.
-func (f *fakeWatches) waitCount(t *testing.T, uri string, want int) {
+func (f *fakeWatches) waitCount(t testing.TB, uri string, want int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for f.count(uri) != want {
@@ -93,7 +93,7 @@ func (f *fakeWatches) waitCount(t *testing.T, uri string, want int) {
 
 // watchServer is resourceServer with its template watchable by a
 // fakeWatches, and a fixed resource that is not.
-func watchServer(t *testing.T, opts Options) (*Server, *fakeWatches) {
+func watchServer(t testing.TB, opts Options) (*Server, *fakeWatches) {
 	t.Helper()
 	opts.Logger = nopLogger()
 	srv := New(opts)
