@@ -3,6 +3,7 @@ package watch
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 )
 
@@ -140,7 +141,7 @@ func (w *Watcher) dispatch(p string) {
 	if fo := w.byPath[p]; fo != nil {
 		fns = fo.all(fns)
 		w.forget(fo)
-	} else if i := lastSlash(p); i > 0 {
+	} else if i := strings.LastIndexByte(p, '/'); i > 0 {
 		if fo := w.byPath[p[:i]]; fo != nil {
 			fns = fo.of(p[i+1:], fns)
 			fns = fo.of("", fns)
@@ -182,14 +183,4 @@ func (fo *folder) all(fns []func()) []func() {
 		}
 	}
 	return fns
-}
-
-// lastSlash returns the index of the last '/' of p, or -1.
-func lastSlash(p string) int {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return i
-		}
-	}
-	return -1
 }

@@ -262,3 +262,27 @@ func TestLostEventsAreToldToEveryWatcher(t *testing.T) {
 		t.Fatalf("%d folders watched after lost events, want 2", got)
 	}
 }
+
+// TestTwoWatchersOfOneFileKeepTheirWatchesApart: when one of two watchers
+// of the same file stops, the other is still told of its changes.
+func TestTwoWatchersOfOneFileKeepTheirWatchesApart(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.txt"), "a")
+	var w Watcher
+	first, second := newCounter(), newCounter()
+	stopFirst, err := w.Watch(openDir(t, dir), "a.txt", first.fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopSecond, err := w.Watch(openDir(t, dir), "a.txt", second.fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopSecond()
+	stopFirst()
+	write(t, filepath.Join(dir, "a.txt"), "changed")
+	second.wait(t, "a.txt written, its first watcher gone")
+	if n := first.n.Load(); n != 0 {
+		t.Fatalf("the stopped watcher was told %d times", n)
+	}
+}
