@@ -16,8 +16,9 @@ func CanWatch() bool { return watch.Supported }
 
 // Watch calls changed whenever the file or folder rel (a Resolve result)
 // may have changed, a folder's entries included, until stop is called.
-// Every sandbox of a process shares one watcher, which holds one of the
-// system's notification instances while anything is watched: a file is
+// A sandbox has one watcher, which holds one of the system's notification
+// instances while anything is watched (toolserver makes one sandbox a
+// process, however many roots it has), and one watch a folder: a file is
 // watched through its folder, opened inside the root as every name is, so
 // that a symbolic link swapped in cannot point the watch outside it, and
 // nothing outside the roots is ever reported. changed runs on the

@@ -286,3 +286,48 @@ func TestTwoWatchersOfOneFileKeepTheirWatchesApart(t *testing.T) {
 		t.Fatalf("the stopped watcher was told %d times", n)
 	}
 }
+
+// inotifyInstances counts the inotify instances this process holds.
+func inotifyInstances(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && target == "anon_inode:inotify" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestOneInstanceWatchesEveryFolder: however many folders and files are
+// watched, the watcher holds one of the system's inotify instances (128
+// a user by default), and none once nothing is watched.
+func TestOneInstanceWatchesEveryFolder(t *testing.T) {
+	before := inotifyInstances(t)
+	var w Watcher
+	var stops []func()
+	for range 3 {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "a.txt"), "a")
+		for _, name := range []string{"", "a.txt"} {
+			stop, err := w.Watch(openDir(t, dir), name, func() {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stops = append(stops, stop)
+		}
+	}
+	if got := inotifyInstances(t) - before; got != 1 {
+		t.Fatalf("watching 3 folders and 3 files holds %d instances, want 1", got)
+	}
+	for _, stop := range stops {
+		stop()
+	}
+	if got := inotifyInstances(t) - before; got != 0 {
+		t.Fatalf("%d instances held once nothing is watched", got)
+	}
+}
