@@ -107,17 +107,6 @@ func (k *sink) remove(uri string) bool {
 	return ok
 }
 
-// uris returns the URIs the sink watches.
-func (k *sink) uris() []string {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	out := make([]string, 0, len(k.watches))
-	for uri := range k.watches {
-		out = append(out, uri)
-	}
-	return out
-}
-
 // close ends every watch of the sink, and the sink, once, and gives back
 // its places of the owner's bound: one a watch, and self more (a listen
 // stream takes one for itself).
