@@ -107,14 +107,23 @@ func (s *Server) admit(c *Call) error {
 	return nil
 }
 
-// refuseParams answers a tools/call whose params MCP calls invalid.
+// refuseParams answers a tools/call whose params MCP calls invalid, or
+// whose tool its grant does not allow.
 func (s *Server) refuseParams(c *Call, werr *wireError) {
 	c.mu.Lock()
 	parsed := callEvent{kind: eventStage, stage: stageParse, begin: c.received, end: time.Now(), err: refusal(werr.message)}
 	c.emit(&parsed)
 	c.done = true
-	answered := callEvent{kind: eventAnswered, status: "invalid_params", text: werr.message}
+	status := "invalid_params"
+	if werr.code == codeInsufficientScope {
+		status = "insufficient_scope"
+	}
+	answered := callEvent{kind: eventAnswered, status: status, text: werr.message}
 	c.emit(&answered)
 	c.mu.Unlock()
-	_ = c.out.respond(appendError(nil, c.ID, werr.code, werr.message, nil), werr.code)
+	var data any
+	if werr.data != nil {
+		data = werr.data
+	}
+	_ = c.out.respond(appendError(nil, c.ID, werr.code, werr.message, data), werr.code)
 }

@@ -47,6 +47,7 @@ type Call struct {
 	srv    *Server
 	sess   *session   // the session it came in; nil for a request of its own (HTTP) or outside the protocol
 	who    *principal // whose limits and loop guard it counts against
+	grant  *Grant     // what its credentials allow (grant.go); nil for none
 	out    peer       // where its response and notifications go; nil outside the protocol
 	ctx    context.Context
 	cancel context.CancelFunc

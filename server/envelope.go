@@ -58,6 +58,7 @@ type wireError struct {
 	code    int64
 	message string
 	id      json.RawMessage // nil when the id could not be read
+	data    json.RawMessage // the error's data, if any
 }
 
 func (e *wireError) Error() string { return e.message }

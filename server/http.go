@@ -241,7 +241,7 @@ func (e *endpoint) serveRequest(w http.ResponseWriter, r *http.Request, env enve
 		modern:   ea.modern,
 		answered: make(chan struct{}),
 	}
-	e.srv.serve(&request{env: env, era: ea, out: p, ctx: ctx, who: e.principal(r)})
+	e.srv.serve(&request{env: env, era: ea, out: p, ctx: ctx, who: e.principal(r), grant: grantOf(r.Context())})
 	select {
 	case <-p.answered:
 	case <-ctx.Done():

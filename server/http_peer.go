@@ -31,6 +31,7 @@ type httpPeer struct {
 	werr     error
 	answered chan struct{} // closed when the response is written
 	sink     *sink         // set when the response becomes a subscription's stream (http_listen.go)
+	wwwAuth  string        // the challenge of an error its grant refused (grant.go): answered 403
 	ack      []byte        // the stream's first event then
 }
 
@@ -85,9 +86,22 @@ func (p *httpPeer) respond(msg []byte, code int64) error {
 	if p.modern && code != 0 {
 		status = errorStatus(code)
 	}
+	if p.wwwAuth != "" {
+		p.w.Header().Set("WWW-Authenticate", p.wwwAuth)
+		status = http.StatusForbidden
+	}
 	writeJSON(p.w, status, msg)
 	_ = p.rc.Flush()
 	return nil
+}
+
+// challenge implements challenger: the error about to be answered is
+// one of scope, answered 403 with the challenge in either era (MCP's
+// authorization asks it of every HTTP response).
+func (p *httpPeer) challenge(wwwAuthenticate string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.wwwAuth = wwwAuthenticate
 }
 
 // sendLine implements peer. The line is always a response, and never an

@@ -38,8 +38,9 @@ func decodePrefixedCursor(prefix, c string, n int) (int, error) {
 	return off, nil
 }
 
-// listTools answers tools/list, one page at a time. A modern result also
-// says how long a client may keep the page, and whose it is.
+// listTools answers tools/list, one page at a time: the tools the
+// request's grant allows, if it has one. A modern result also says how
+// long a client may keep the page, and whose it is.
 func (s *Server) listTools(r *request) {
 	env, modern := r.env, r.era.modern
 	var p struct {
@@ -51,7 +52,7 @@ func (s *Server) listTools(r *request) {
 			return
 		}
 	}
-	all := s.tools.visible(s.opts.maxLevel())
+	all := s.tools.visible(s.levelOf(r.grant))
 	start := 0
 	if p.Cursor != nil {
 		off, err := decodeCursor(*p.Cursor, len(all))
@@ -77,7 +78,11 @@ func (s *Server) listTools(r *request) {
 	b := appendResultHead(make([]byte, 0, size), env.id)
 	b = appendToolsPage(b, page, next)
 	if modern {
-		b = append(b[:len(b)-1], fmt.Sprintf(`,"resultType":"complete","ttlMs":%d,"cacheScope":%q,"_meta":{`, toolsTTLMillis, cacheScope)...)
+		scope := cacheScope
+		if r.grant != nil {
+			scope = "private" // the list depends on the token (MCP 2026-07-28, tools: it "MAY vary by the authorization presented")
+		}
+		b = append(b[:len(b)-1], fmt.Sprintf(`,"resultType":"complete","ttlMs":%d,"cacheScope":%q,"_meta":{`, toolsTTLMillis, scope)...)
 		b = appendServerInfo(b, s.serverInfo, false)
 		b = append(b, "}}"...)
 	}

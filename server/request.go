@@ -27,6 +27,8 @@ type request struct {
 	// who is the principal the request is served for, whose limits and
 	// loop guard it counts against.
 	who *principal
+	// grant is what the request's credentials allow (grant.go), or nil.
+	grant *Grant
 }
 
 // reply sends a success response with an encoded result.

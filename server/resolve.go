@@ -39,7 +39,7 @@ func (s *Server) newCall(r *request, received time.Time) (*Call, *wireError) {
 		c.requestState, _ = decodeString(env.requestState)
 	}
 	if nameRaw == nil {
-		return c, badParams(`tools/call needs "name", the tool to run; available tools: %s`, names(s.tools.visible(s.opts.maxLevel())))
+		return c, badParams(`tools/call needs "name", the tool to run; available tools: %s`, names(s.tools.visible(s.levelOf(c.grant))))
 	}
 	t, name, ok := s.tools.lookup(nameRaw)
 	if !ok {
@@ -53,7 +53,7 @@ func (s *Server) newCall(r *request, received time.Time) (*Call, *wireError) {
 // and span.
 func (s *Server) requestCall(r *request, received time.Time) *Call {
 	env := r.env
-	c := &Call{ID: env.id, key: env.key, srv: s, sess: r.sess, who: r.who, out: r.out, received: received}
+	c := &Call{ID: env.id, key: env.key, srv: s, sess: r.sess, who: r.who, out: r.out, received: received, grant: r.grant}
 	if r.sess != nil {
 		c.trace = r.sess.trace
 	} else {
@@ -92,6 +92,7 @@ func (c *Call) readMeta(meta []byte) {
 // top-level members of args if the envelope found them, or nil.
 func (s *Server) bind(c *Call, t *tool, name string, args json.RawMessage, members []member) *wireError {
 	max := s.opts.maxLevel()
+	shown := s.levelOf(c.grant)
 	if string(args) == "null" {
 		args = nil // typed clients send a nil map as null; it means no arguments
 	}
@@ -99,14 +100,16 @@ func (s *Server) bind(c *Call, t *tool, name string, args json.RawMessage, membe
 	case args != nil && args[0] != '{':
 		return badParams(`"arguments" must be a JSON object, got %s`, jsonKind(args[0]))
 	case t == nil:
-		return badParams("unknown tool %q; available tools: %s", shortenString(name, 40), names(s.tools.visible(max)))
+		return badParams("unknown tool %q; available tools: %s", shortenString(name, 40), names(s.tools.visible(shown)))
 	case !max.Allows(t.spec.Level):
 		served := "read and write"
 		if max == security.Read {
 			served = "read"
 		}
 		return badParams("tool %q is not available: it needs the %s level and this server serves only %s tools; available tools: %s",
-			name, t.spec.Level, served, names(s.tools.visible(max)))
+			name, t.spec.Level, served, names(s.tools.visible(shown)))
+	case !shown.Allows(t.spec.Level):
+		return c.refuseScope(c.grant, t)
 	}
 	c.tool, c.Tool, c.args = t, t.spec.Name, args
 	if args != nil {
