@@ -63,6 +63,9 @@ func (l eventLog) line(ev *zerolog.Event, c *Call, stage string, e *callEvent) *
 	if c.trace != "" {
 		ev = ev.Str("trace", c.trace)
 	}
+	if c.who != nil && c.who.name != "" {
+		ev = ev.Str("principal", clip(c.who.name))
+	}
 	ev = ev.Str("stage", stage)
 	if c.Tool != "" {
 		ev = ev.Str("tool", clip(c.Tool))

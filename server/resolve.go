@@ -60,7 +60,7 @@ func (s *Server) requestCall(r *request, received time.Time) *Call {
 		c.trace = newTraceID()
 	}
 	if s.opts.Tracer != nil {
-		c.span = &CallSpan{RequestID: env.id, Session: c.trace, Start: received}
+		c.span = &CallSpan{RequestID: env.id, Session: c.trace, Start: received, Principal: c.who.name}
 	}
 	c.modern, c.logLevel, c.capabilities = r.era.modern, r.era.logLevel, r.era.capabilities
 	return c

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strings"
 	"sync"
 )
 
@@ -28,6 +29,9 @@ import (
 // [Options.CallsPerSecond] and the loop guard count its calls, across
 // all its requests.
 type principal struct {
+	// name is how logs and traces name it: "" for a stdio session (its
+	// trace names it), else its key without the "id "/"address " kind.
+	name    string
 	limiter *callLimiter
 	guard   *loopGuard
 }
@@ -63,9 +67,20 @@ func (p *principals) get(key string, opts *Options) *principal {
 			return pr
 		}
 	}
-	pr := &principal{limiter: newCallLimiter(opts), guard: &loopGuard{max: opts.MaxRepeats}}
+	pr := &principal{name: principalName(key), limiter: newCallLimiter(opts), guard: &loopGuard{max: opts.MaxRepeats}}
 	p.m[key] = pr
 	return pr
+}
+
+// principalName returns how logs and traces name the principal of key.
+func principalName(key string) string {
+	switch {
+	case strings.HasPrefix(key, "\x00"):
+		return ""
+	case strings.HasPrefix(key, "id "):
+		return key[len("id "):]
+	}
+	return key
 }
 
 // drop forgets the principal of key: a session that ended.

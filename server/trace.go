@@ -25,6 +25,11 @@ type CallSpan struct {
 	RequestID json.RawMessage
 	// Session is the session's trace id, the "trace" of its log lines.
 	Session string
+	// Principal is whom the call was served for over HTTP: the name an
+	// authentication middleware gave ([WithPrincipal]; an OAuth token's
+	// subject and client), "bearer token", or the client's address.
+	// Empty for a stdio session. Never a token.
+	Principal string
 	// TraceParent and TraceState are the W3C trace context the client
 	// sent in params._meta ("traceparent", "tracestate"), if any, so that
 	// the call's span can join the client's trace.
@@ -33,7 +38,8 @@ type CallSpan struct {
 	// up to its answer.
 	Start, End time.Time
 	// Status is "ok", "error", "timeout", "cancelled" or, for a request
-	// refused before any tool ran, "invalid_params".
+	// refused before any tool ran, "invalid_params" or
+	// "insufficient_scope".
 	Status string
 	// Error is the start of the text the model read when Status is not
 	// "ok".
