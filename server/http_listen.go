@@ -39,7 +39,7 @@ func (p *httpPeer) listen(k *sink, ack []byte) bool {
 // ends with it.
 func (p *httpPeer) stream(ctx context.Context, srv *Server) {
 	k := p.sink
-	defer k.close(1)
+	defer k.close()
 	h := p.w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")

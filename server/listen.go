@@ -68,27 +68,38 @@ func (s *Server) listen(r *request) {
 	if len(targets) == 0 {
 		// Nothing to watch: the stream is opened at once, and stays
 		// quiet until the client closes it.
-		if held, ok := s.subs.reserve(r.who, 1, max); !ok {
+		if held, ok, _ := k.reserve(1, max, false); !ok {
 			r.failWith(tooMany(held, 1, max))
 			return
+		}
+		if r.sess != nil {
+			if perr := r.sess.addListen(k); perr != nil {
+				k.close()
+				r.failWith(perr)
+				return
+			}
 		}
 		s.openListen(r, k, nil)
 		return
 	}
-	s.startWatch(r, &watchRequest{targets: targets, sink: k, self: 1,
-		opened: func(*Call) { s.openListen(r, k, uris) }})
+	w := &watchRequest{targets: targets, sink: k, self: 1, opened: func(*Call) { s.openListen(r, k, uris) }}
+	if sess := r.sess; sess != nil {
+		w.prepare = func() *protocolError { return sess.addListen(k) }
+		w.unprepare = func() { sess.dropListen(k) }
+	}
+	s.startWatch(r, w)
 }
 
 // openListen acknowledges the listen request r, whose sink k watches
-// uris, and starts sending its changes: on a stdio session, from a
-// goroutine of the sink's; over HTTP, the request's own goroutine turns
-// its response into the stream (http_listen.go).
+// uris, and starts sending its changes: on a stdio session, where the
+// sink is registered already, from a goroutine of the sink's; over HTTP,
+// the request's own goroutine turns its response into the stream
+// (http_listen.go).
 func (s *Server) openListen(r *request, k *sink, uris []string) {
 	ack := ackLine(k.id, uris)
-	if sess := r.sess; sess != nil {
-		if !sess.addListen(k) {
-			k.close(1) // the session ended meanwhile
-			return
+	if r.sess != nil {
+		if k.ended() {
+			return // cancelled, or the session ended, since it was registered
 		}
 		_ = r.out.notify(ack)
 		go k.deliver(func(uri string) error { return r.out.notify(updatedLine(uri, k.id)) })
@@ -97,7 +108,7 @@ func (s *Server) openListen(r *request, k *sink, uris []string) {
 	if l, ok := r.out.(listenPeer); ok && l.listen(k, ack) {
 		return
 	}
-	k.close(1)
+	k.close()
 }
 
 // listenPeer is a peer whose response can become a subscription's
@@ -156,7 +167,7 @@ func (s *session) subscriptions() *sink {
 	if w.sink == nil {
 		w.sink = newSink(s.srv, s.who, nil)
 		if w.ended {
-			w.sink.close(0)
+			w.sink.close()
 		} else {
 			k := w.sink
 			go k.deliver(func(uri string) error { return s.out.notify(updatedLine(uri, nil)) })
@@ -177,21 +188,36 @@ func (s *session) listening(id json.RawMessage) bool {
 	return s.watches.listens[key] != nil
 }
 
-// addListen keeps the open subscription k, by its id; false once the
-// session has ended.
-func (s *session) addListen(k *sink) bool {
+// addListen keeps the open subscription k, by its id, or says why not:
+// a subscription of that id is open already, or the session has ended.
+func (s *session) addListen(k *sink) *protocolError {
 	key, _ := idKey(k.id)
 	w := &s.watches
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.ended {
-		return false
+	switch {
+	case w.ended:
+		return &protocolError{code: jsonrpc2.CodeInternalError, message: "the server is shutting down and takes no new subscriptions"}
+	case w.listens[key] != nil:
+		return &protocolError{code: jsonrpc2.CodeInvalidRequest, message: fmt.Sprintf(
+			"Invalid Request: id %s belongs to a subscription still open; use a new id for each request", shorten(k.id, 24))}
 	}
 	if w.listens == nil {
 		w.listens = make(map[string]*sink)
 	}
 	w.listens[key] = k
-	return true
+	return nil
+}
+
+// dropListen forgets the subscription k, if the session keeps it.
+func (s *session) dropListen(k *sink) {
+	key, _ := idKey(k.id)
+	w := &s.watches
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.listens[key] == k {
+		delete(w.listens, key)
+	}
 }
 
 // endListen ends the subscription whose id has the key key, as the
@@ -206,7 +232,7 @@ func (s *session) endListen(key string) bool {
 	if k == nil {
 		return false
 	}
-	k.close(1)
+	k.close()
 	return true
 }
 
@@ -221,10 +247,12 @@ func (s *session) endWatches() {
 	w.sink, w.listens = nil, nil
 	w.mu.Unlock()
 	if legacy != nil {
-		legacy.close(0)
+		legacy.close()
 	}
 	for _, k := range listens {
-		k.close(1)
+		k.close()
+		k.sending.Lock() // a change being sent goes out before the end
 		_ = s.out.respond(s.srv.listenEndLine(k.id), 0)
+		k.sending.Unlock()
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -27,12 +28,20 @@ type sink struct {
 	id    json.RawMessage // the subscriptions/listen request's id; nil for resources/subscribe
 	wake  chan struct{}   // signalled when something changed
 	done  chan struct{}   // closed when the sink ends
+	// sending is held while deliver sends a change, so that what ends the
+	// sink and then answers its request writes nothing before a change
+	// taken earlier (an update never follows a subscription's end).
+	sending sync.Mutex
 
 	mu      sync.Mutex
 	watches map[string]func() // what stops each URI's watch, by URI
 	dirty   []string          // URIs changed since last taken, each once
 	marked  map[string]bool
 	closed  bool
+	// held is the places of the owner's bound the sink holds: one a
+	// watch, and one more for a listen stream itself. close gives them
+	// back, whatever happened before.
+	held int
 }
 
 func newSink(srv *Server, owner *principal, id json.RawMessage) *sink {
@@ -73,16 +82,57 @@ func (k *sink) take() []string {
 	return out
 }
 
-// add keeps the watch of uri, which stop ends; it reports false, and the
-// caller stops it, when the sink has ended or watches uri already.
-func (k *sink) add(uri string, stop func()) bool {
+// add keeps the watch of uri, which stop ends. A watch of uri kept
+// already is replaced, and what stops it returned (a subscription set
+// again); ok is false, and the caller stops the watch, once the sink has
+// ended.
+func (k *sink) add(uri string, stop func()) (old func(), ok bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if _, ok := k.watches[uri]; ok || k.closed {
-		return false
+	if k.closed {
+		return nil, false
 	}
+	old = k.watches[uri]
 	k.watches[uri] = stop
-	return true
+	return old, true
+}
+
+// reserve takes n places of the owner's bound for the sink, or reports
+// false and takes none, with how many the owner holds; closed is true,
+// and nothing taken, once the sink has ended. force takes them beyond the
+// bound (a place the sink owes).
+func (k *sink) reserve(n, max int, force bool) (held int, ok, closed bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.closed {
+		return 0, false, true
+	}
+	if force {
+		max = int(^uint(0) >> 1)
+	}
+	if held, ok = k.srv.subs.reserve(k.owner, n, max); ok {
+		k.held += n
+	}
+	return held, ok, false
+}
+
+// giveBack gives back n places the sink holds.
+func (k *sink) giveBack(n int) {
+	k.mu.Lock()
+	if k.closed {
+		k.mu.Unlock()
+		return // close gave back every place it held
+	}
+	k.held -= n
+	k.mu.Unlock()
+	k.srv.subs.release(k.owner, n)
+}
+
+// ended reports whether the sink has ended.
+func (k *sink) ended() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.closed
 }
 
 // has reports whether the sink watches uri.
@@ -99,6 +149,9 @@ func (k *sink) remove(uri string) bool {
 	k.mu.Lock()
 	stop, ok := k.watches[uri]
 	delete(k.watches, uri)
+	if ok {
+		k.held--
+	}
 	k.mu.Unlock()
 	if ok {
 		stop()
@@ -108,9 +161,8 @@ func (k *sink) remove(uri string) bool {
 }
 
 // close ends every watch of the sink, and the sink, once, and gives back
-// its places of the owner's bound: one a watch, and self more (a listen
-// stream takes one for itself).
-func (k *sink) close(self int) {
+// every place of the owner's bound it holds.
+func (k *sink) close() {
 	k.mu.Lock()
 	if k.closed {
 		k.mu.Unlock()
@@ -122,12 +174,14 @@ func (k *sink) close(self int) {
 		stops = append(stops, stop)
 	}
 	k.watches = nil
+	held := k.held
+	k.held = 0
 	k.mu.Unlock()
 	close(k.done)
 	for _, stop := range stops {
 		stop()
 	}
-	k.srv.subs.release(k.owner, len(stops)+self)
+	k.srv.subs.release(k.owner, held)
 }
 
 // deliver sends the changes the sink gathers with send, until the sink
@@ -144,12 +198,21 @@ func (k *sink) deliver(send func(uri string) error) {
 			return
 		}
 		for _, uri := range k.take() {
-			if send(uri) != nil {
+			k.sending.Lock()
+			err := errSinkEnded
+			if !k.ended() {
+				err = send(uri)
+			}
+			k.sending.Unlock()
+			if err != nil {
 				return
 			}
 		}
 	}
 }
+
+// errSinkEnded stops deliver: the sink ended while it sent.
+var errSinkEnded = errors.New("the subscription ended")
 
 // gather waits UpdateDelay, for the changes that come with the first one;
 // false if the sink ended meanwhile.
@@ -211,7 +274,7 @@ func (ss *subscriptions) held(owner *principal) int {
 // tooMany is the refusal of a subscription past the bound.
 func tooMany(held, asked, max int) *protocolError {
 	return &protocolError{code: jsonrpc2.CodeInvalidParams, message: fmt.Sprintf(
-		"Invalid params: this client watches %d resources already, and %d more would pass the most one client may watch (%d, --max-subscriptions); unsubscribe from some first",
+		"Invalid params: this client watches %d resources already, and %d more would pass the most one client may watch (%d, --max-subscriptions); end some subscriptions first (unsubscribe, or close a listen stream)",
 		held, asked, max)}
 }
 
@@ -238,6 +301,11 @@ type watchRequest struct {
 	// request: {} for resources/subscribe, the acknowledgment and the
 	// stream for subscriptions/listen.
 	opened func(c *Call)
+	// prepare, if set, registers a listen in its session before the call
+	// leaves the calls in flight, or says why it cannot be (its id is
+	// listening already, the session ended); unprepare undoes it.
+	prepare   func() *protocolError
+	unprepare func()
 
 	mu      sync.Mutex
 	started []startedWatch
@@ -297,11 +365,14 @@ func (w *watchRequest) finish(ok bool) []startedWatch {
 // and the request is answered as its method wants (opened), or they are
 // stopped and the refusal sent as a read's would be. The places of the
 // owner's bound are taken here, where the watches become the sink's; a
-// subscription that finds them taken meanwhile is refused.
+// subscription that finds them taken meanwhile is refused. A listen is
+// registered (prepare) before the call leaves the calls in flight, so
+// that a cancellation always finds one or the other.
 func (s *Server) answerWatch(c *Call, res *CallToolResult, err error) {
 	w := c.read.watch
 	if err != nil || res == nil || res.IsError || !res.read {
 		w.finish(false)
+		w.sink.closeIf(w.self > 0)
 		if !answerPending(c, err) {
 			s.answerRead(c, res, err)
 		}
@@ -313,31 +384,77 @@ func (s *Server) answerWatch(c *Call, res *CallToolResult, err error) {
 			st.stop()
 		}
 	}
+	if w.prepare != nil {
+		if perr := w.prepare(); perr != nil {
+			stopAll()
+			w.sink.close()
+			if c.close(&callEvent{status: "error", result: ErrorResult(perr.message)}, nil) {
+				_ = c.out.respond(appendError(nil, c.ID, perr.code, perr.message, nil), perr.code)
+			}
+			return
+		}
+	}
 	if c.settle() {
 		stopAll()
+		w.sink.closeIf(w.self > 0)
+		if w.unprepare != nil {
+			w.unprepare()
+		}
 		c.close(&callEvent{status: "cancelled", result: res}, nil)
 		return
 	}
+	fresh := make([]bool, len(started))
+	n := w.self
+	for i, st := range started {
+		if fresh[i] = !w.sink.has(st.uri); fresh[i] {
+			n++
+		}
+	}
 	max := s.opts.MaxSubscriptions
-	if held, ok := s.subs.reserve(w.sink.owner, len(started)+w.self, max); !ok {
+	held, ok, closed := w.sink.reserve(n, max, false)
+	if !ok {
 		stopAll()
-		e := tooMany(held, len(started)+w.self, max)
+		if closed { // cancelled since it was registered: no answer is due
+			c.close(&callEvent{status: "cancelled", result: res}, nil)
+			return
+		}
+		if w.unprepare != nil {
+			w.unprepare()
+		}
+		w.sink.closeIf(w.self > 0)
+		e := tooMany(held, n, max)
 		if c.close(&callEvent{status: "error", result: ErrorResult(e.message)}, nil) {
 			_ = c.out.respond(appendError(nil, c.ID, e.code, e.message, nil), e.code)
 		}
 		return
 	}
-	for _, st := range started {
-		if !w.sink.add(st.uri, st.stop) {
-			st.stop()
-			s.subs.release(w.sink.owner, 1)
+	for i, st := range started {
+		old, ok := w.sink.add(st.uri, st.stop)
+		switch {
+		case !ok:
+			st.stop() // the sink ended: its places went back with it
+		case old != nil:
+			old() // set again: the new watch takes the old one's place
+			if fresh[i] {
+				w.sink.giveBack(1)
+			}
+		case !fresh[i]:
+			w.sink.reserve(1, max, true) // unsubscribed meanwhile: its place is due again
 		}
 	}
 	if !c.close(&callEvent{status: "ok", result: res}, nil) {
-		w.sink.close(w.self)
+		w.sink.closeIf(w.self > 0)
 		return
 	}
 	w.opened(c)
+}
+
+// closeIf closes the sink when yes: a listen's sink, which is its
+// request's alone, unlike a session's.
+func (k *sink) closeIf(yes bool) {
+	if yes {
+		k.close()
+	}
 }
 
 // subscribeParams reads the uri of resources/subscribe and unsubscribe.
@@ -386,11 +503,9 @@ func (s *Server) subscribe(r *request) {
 		return
 	}
 	k := r.sess.subscriptions()
-	if k.has(uri) {
-		r.reply([]byte("{}")) // subscribed already: nothing changes
-		return
-	}
-	if held := s.subs.held(k.owner); held+1 > s.opts.MaxSubscriptions {
+	// Subscribed already, the watch is set again (it may have ended: its
+	// folder moved away), in the place it holds.
+	if held := s.subs.held(k.owner); !k.has(uri) && held+1 > s.opts.MaxSubscriptions {
 		r.failWith(tooMany(held, 1, s.opts.MaxSubscriptions))
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -207,7 +208,7 @@ func TestAClientWatchesNoMoreThanTheBoundAllows(t *testing.T) {
 			t.Fatalf("subscription %s: %s", id, got)
 		}
 	}
-	want := `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: this client watches 2 resources already, and 1 more would pass the most one client may watch (2, --max-subscriptions); unsubscribe from some first"}}`
+	want := `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: this client watches 2 resources already, and 1 more would pass the most one client may watch (2, --max-subscriptions); end some subscriptions first (unsubscribe, or close a listen stream)"}}`
 	if got := sub("3", "notes://n/3"); got != want {
 		t.Fatalf("past the bound:\n got  %s\n want %s", got, want)
 	}
@@ -376,7 +377,17 @@ func TestAListenStreamOverHTTPIsToldUntilClosedOrEnded(t *testing.T) {
 	}
 	pingResp.Body.Close()
 	// Past the bound (3: the stream and its URI count two).
-	over := postListen(t, context.Background(), ts.URL, `{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen","params":{`+modernMeta+`,"notifications":{"resourceSubscriptions":["notes://n/b"]}}}`, "text/event-stream")
+	// The place of the request before may come back just after its
+	// client has the answer: a 503 here is that, and is tried again.
+	var over *http.Response
+	for try := 0; ; try++ {
+		over = postListen(t, context.Background(), ts.URL, `{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen","params":{`+modernMeta+`,"notifications":{"resourceSubscriptions":["notes://n/b"]}}}`, "text/event-stream")
+		if over.StatusCode != http.StatusServiceUnavailable || try == 50 {
+			break
+		}
+		over.Body.Close()
+		time.Sleep(10 * time.Millisecond)
+	}
 	buf := new(strings.Builder)
 	_, _ = bufio.NewReader(over.Body).WriteTo(buf)
 	over.Body.Close()
@@ -439,5 +450,84 @@ func TestSubscriptionsAreOfferedWhereTheyCanBeServed(t *testing.T) {
 	// server/discover offers them, on either transport.
 	if got := post(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+modernMeta+`}}`, ModernVersion); !strings.Contains(got, `"resources":{"subscribe":true}`) {
 		t.Fatalf("server/discover: %s", got)
+	}
+}
+
+// TestAListenCancelledAtOnceLeavesNothingRunning: listens each cancelled
+// as soon as sent, whichever moment the cancellation meets them in (the
+// call in flight, its answer, the stream), leave no watch running and no
+// place of the bound taken.
+func TestAListenCancelledAtOnceLeavesNothingRunning(t *testing.T) {
+	srv, f := watchServer(t, Options{UpdateDelay: time.Millisecond, MaxSubscriptions: 100000})
+	c := serve(t, srv)
+	go func() {
+		for range c.lines {
+		}
+	}()
+	for i := range 300 {
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"L%d","method":"subscriptions/listen","params":{%s,"notifications":{"resourceSubscriptions":["notes://n/a"]}}}`, i, modernMeta))
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L%d",%s}}`, i, modernMeta))
+	}
+	f.waitCount(t, "", 0)
+	waitHeld(t, srv, 0)
+}
+
+// TestTwoListensOfOneIDOpenOneStream: of two listens sent with one id,
+// one opens and the other is refused, whatever the timing; once the
+// session ends nothing is left running.
+func TestTwoListensOfOneIDOpenOneStream(t *testing.T) {
+	srv, f := watchServer(t, Options{UpdateDelay: time.Millisecond, MaxSubscriptions: 100000})
+	c := serve(t, srv)
+	acks := make(chan string, 1000)
+	go func() {
+		for l := range c.lines {
+			if strings.Contains(l, "subscriptions/acknowledged") {
+				acks <- l
+			}
+		}
+		close(acks)
+	}()
+	for i := range 200 {
+		for range 2 {
+			c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"D%d","method":"subscriptions/listen","params":{%s,"notifications":{"resourceSubscriptions":["notes://n/a"]}}}`, i, modernMeta))
+		}
+	}
+	f.waitCount(t, "notes://n/a", 200)
+	c.in.Close()
+	f.waitCount(t, "", 0)
+	waitHeld(t, srv, 0)
+	seen := map[string]int{}
+	for l := range acks {
+		seen[l]++
+	}
+	for l, n := range seen {
+		if n != 1 {
+			t.Fatalf("acknowledged %d times: %s", n, l)
+		}
+	}
+	if len(seen) != 200 {
+		t.Fatalf("%d listens acknowledged, want 200", len(seen))
+	}
+}
+
+// waitHeld waits until the server's clients hold n places of the bound
+// in all.
+func waitHeld(t *testing.T, srv *Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		srv.subs.mu.Lock()
+		held := 0
+		for _, h := range srv.subs.n {
+			held += h
+		}
+		srv.subs.mu.Unlock()
+		if held == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d places of the bound held, want %d", held, n)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
