@@ -2,9 +2,13 @@ package security
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path"
+	"strings"
 	"syscall"
+
+	"github.com/spf13/afero"
 
 	"github.com/stdiotools/toolserver/internal/watch"
 )
@@ -29,12 +33,95 @@ func CanWatch() bool { return watch.Supported }
 // system does not report (NFS, SMB, FUSE, …), or a system that reports
 // none.
 func (s *Sandbox) Watch(rel string, changed func()) (stop func(), err error) {
-	fi, err := s.fs.Stat(rel)
-	if err != nil {
-		return nil, s.Explain("read", rel, err)
+	var stops []func()
+	stopAll := func() {
+		for _, stop := range stops {
+			stop()
+		}
 	}
+	// A symbolic link to a file is watched as its entry (pointed
+	// elsewhere) and as the file it names, followed inside its root.
+	for hops := 0; ; hops++ {
+		target, isLink, err := s.linkTarget(rel)
+		if err != nil || !isLink {
+			break
+		}
+		if hops == maxLinkHops || target == "" {
+			stopAll()
+			return nil, s.Explain("read", rel, fs.ErrNotExist)
+		}
+		stop, err := s.watchOne(rel, false, changed)
+		if err != nil {
+			stopAll()
+			return nil, err
+		}
+		stops = append(stops, stop)
+		rel = target
+	}
+	stop, err = s.watchOne(rel, true, changed)
+	if err != nil {
+		stopAll()
+		return nil, err
+	}
+	stops = append(stops, stop)
+	if len(stops) == 1 {
+		return stop, nil
+	}
+	return stopAll, nil
+}
+
+// maxLinkHops bounds the symbolic links Watch follows from one path.
+const maxLinkHops = 8
+
+// linkTarget reports whether rel is a symbolic link to a file and, if it
+// is, the path it names in Resolve's form, in the same root: "" for a
+// target that is absolute or climbs out of its root, which the roots'
+// file systems refuse to follow too.
+func (s *Sandbox) linkTarget(rel string) (target string, isLink bool, err error) {
+	ls, ok := s.fs.(afero.Lstater)
+	if !ok {
+		return "", false, nil
+	}
+	fi, lstat, err := ls.LstatIfPossible(rel)
+	if err != nil || !lstat || fi.Mode()&fs.ModeSymlink == 0 {
+		return "", false, err
+	}
+	if st, err := s.fs.Stat(rel); err != nil || st.IsDir() {
+		return "", false, err // a link to a folder is watched through the folder it opens
+	}
+	lr, ok := s.fs.(afero.LinkReader)
+	if !ok {
+		return "", false, nil
+	}
+	to, err := lr.ReadlinkIfPossible(rel)
+	if err != nil {
+		return "", false, err
+	}
+	root, inner := s.SplitRoot(rel)
+	if path.IsAbs(to) {
+		return "", true, nil
+	}
+	t := path.Clean(path.Join(path.Dir(inner), to))
+	if t == ".." || strings.HasPrefix(t, "../") {
+		return "", true, nil
+	}
+	return s.JoinRoot(root, t), true, nil
+}
+
+// watchOne watches rel through its folder: a folder itself, or the entry
+// rel names in its folder, followed (a file) or not (a link's own
+// entry).
+func (s *Sandbox) watchOne(rel string, follow bool, changed func()) (stop func(), err error) {
 	dir, name := rel, ""
-	if !fi.IsDir() {
+	if follow {
+		fi, err := s.fs.Stat(rel)
+		if err != nil {
+			return nil, s.Explain("read", rel, err)
+		}
+		if !fi.IsDir() {
+			dir, name = s.parent(rel), path.Base(s.inner(rel))
+		}
+	} else {
 		dir, name = s.parent(rel), path.Base(s.inner(rel))
 	}
 	op, ok := s.fs.(folderOpener)
@@ -48,7 +135,24 @@ func (s *Sandbox) Watch(rel string, changed func()) (stop func(), err error) {
 	case err != nil:
 		return nil, s.Explain("read", dir, err)
 	}
-	stop, err = s.watcher.Watch(f, name, changed)
+	opened, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, s.Explain("read", dir, err)
+	}
+	// A parent of the folder moved out of the root takes the folder with
+	// it, and says nothing of it: each change is told only while the
+	// folder still opens at its path inside the root.
+	still := func() bool {
+		g, err := op.openFolder(dir)
+		if err != nil {
+			return false
+		}
+		defer g.Close()
+		now, err := g.Stat()
+		return err == nil && os.SameFile(opened, now)
+	}
+	stop, err = s.watcher.Watch(f, name, changed, still)
 	if err != nil {
 		return nil, s.watchRefused(rel, err)
 	}

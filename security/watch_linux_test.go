@@ -2,8 +2,10 @@ package security
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -149,5 +151,105 @@ func TestWatchRefusesWhatItCannotWatchWithASentence(t *testing.T) {
 	_, err = mem.Watch("f", func() {})
 	if !errors.As(err, &pe) || pe.Reason != Unwatchable || pe.Error() != "cannot watch \"f\": its root's file system does not report changes; read it again" {
 		t.Fatalf("a file system in memory: %v", err)
+	}
+}
+
+// TestWatchFollowsALinkToAFileToTheFileItNames: a symbolic link to a file
+// is watched as the file it names (a write to it is told) and as its own
+// entry (pointed elsewhere); a link that leaves the root, or a chain too
+// long, is refused as not there.
+func TestWatchFollowsALinkToAFileToTheFileItNames(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"sub/real.txt": "a", "other.txt": "o"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"link.txt":  "sub/real.txt",
+		"chain.txt": "link.txt",
+		"out.txt":   "../" + filepath.Base(outside) + "/secret",
+		"abs.txt":   filepath.Join(outside, "secret"),
+	}
+	for i := range 10 {
+		links[fmt.Sprintf("loop%d", i)] = fmt.Sprintf("loop%d", (i+1)%10)
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb := rootSandbox(t, dir, "")
+	for _, name := range []string{"link.txt", "chain.txt"} {
+		fn, ch := changes()
+		stop, err := sb.Watch(name, fn)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "sub", "real.txt"), []byte("changed"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		waitChange(t, ch, "the file "+name+" names, written")
+		stop()
+	}
+	fn, ch := changes()
+	stop, err := sb.Watch("link.txt", fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("other.txt", filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	waitChange(t, ch, "the link pointed elsewhere")
+	stop()
+	for _, name := range []string{"out.txt", "abs.txt", "loop0"} {
+		var pe *PathError
+		if _, err := sb.Watch(name, func() {}); !errors.As(err, &pe) {
+			t.Errorf("%s: %v, want a refusal", name, err)
+		}
+	}
+	if n := sb.watcher.Watching(); n != 0 {
+		t.Fatalf("%d folders still watched", n)
+	}
+}
+
+// TestAFolderMovedOutOfTheRootWithItsParentIsNoLongerTold: a watched
+// folder whose parent is moved out of the root tells its watcher once
+// and then nothing of what happens to it outside.
+func TestAFolderMovedOutOfTheRootWithItsParentIsNoLongerTold(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb := rootSandbox(t, dir, "")
+	var n atomic.Int32
+	told := make(chan struct{}, 100)
+	stop, err := sb.Watch("a/b", func() { n.Add(1); told <- struct{}{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if err := os.Rename(filepath.Join(dir, "a"), filepath.Join(outside, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "a", "b", "x"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitChange(t, told, "the folder found outside the root")
+	if err := os.WriteFile(filepath.Join(outside, "a", "b", "y"), []byte("y"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := n.Load(); got != 1 {
+		t.Fatalf("told %d times of a folder outside the root, want once (that it left)", got)
 	}
 }

@@ -27,6 +27,9 @@ type folder struct {
 	subs map[string]map[*sub]struct{} // by the name of the entry; "" the folder itself
 	n    int                          // watchers of it, gone or not
 	gone bool                         // deleted or moved away: no longer watched
+	// still reports whether the folder is still where it was opened
+	// from; nil when that cannot change.
+	still func() bool
 }
 
 // sub is one watcher of one entry.
@@ -49,7 +52,13 @@ func (e *UnwatchableError) Error() string {
 // closed by stop, or at once when Watch fails or the folder is watched
 // already. fn runs on the Watcher's own goroutine and must return
 // quickly (mark something and wake whoever acts on it).
-func (w *Watcher) Watch(dir *os.File, name string, fn func()) (stop func(), err error) {
+//
+// still, if not nil, reports whether dir is still where it was opened
+// from (inside a root, say): a folder moved elsewhere by a move of one
+// of its parents reports no event of its own, so each change is told
+// only after still says so, and once it does not, every watcher of the
+// folder is told once and the folder forgotten, as one moved away.
+func (w *Watcher) Watch(dir *os.File, name string, fn func(), still func() bool) (stop func(), err error) {
 	id, err := identify(dir)
 	if err != nil {
 		dir.Close()
@@ -75,7 +84,7 @@ func (w *Watcher) Watch(dir *os.File, name string, fn func()) (stop func(), err 
 			w.closeIfIdle()
 			return nil, err
 		}
-		fo = &folder{id: id, f: dir, path: p, subs: make(map[string]map[*sub]struct{})}
+		fo = &folder{id: id, f: dir, path: p, subs: make(map[string]map[*sub]struct{}), still: still}
 		w.folders[id], w.byPath[p] = fo, fo
 	} else {
 		dir.Close()
@@ -133,21 +142,38 @@ func (w *Watcher) Watching() int {
 }
 
 // dispatch tells the watchers of what the system reported a change to:
-// the entry p of a watched folder, or the folder itself (deleted or moved
-// away, after which it is no longer watched).
-func (w *Watcher) dispatch(p string) {
+// the entry p of a watched folder, or the folder itself: deleted or moved
+// away (gone), after which it is no longer watched, or its attributes
+// changed, which its listing's watchers are told. A folder that is no
+// longer where it was opened from is told and forgotten as one gone.
+func (w *Watcher) dispatch(p string, gone bool) {
 	var fns []func()
 	w.mu.Lock()
-	if fo := w.byPath[p]; fo != nil {
+	fo := w.byPath[p]
+	switch {
+	case fo != nil && gone:
 		fns = fo.all(fns)
 		w.forget(fo)
-	} else if i := strings.LastIndexByte(p, '/'); i > 0 {
-		if fo := w.byPath[p[:i]]; fo != nil {
-			fns = fo.of(p[i+1:], fns)
-			fns = fo.of("", fns)
+		fo = nil
+	case fo != nil:
+		fns = fo.of("", fns)
+	default:
+		if i := strings.LastIndexByte(p, '/'); i > 0 {
+			if fo = w.byPath[p[:i]]; fo != nil {
+				fns = fo.of(p[i+1:], fns)
+				fns = fo.of("", fns)
+			}
 		}
 	}
 	w.mu.Unlock()
+	if fo != nil && fo.still != nil && !fo.still() {
+		w.mu.Lock()
+		fns = fo.all(fns[:0])
+		if !fo.gone {
+			w.forget(fo)
+		}
+		w.mu.Unlock()
+	}
 	for _, fn := range fns {
 		fn()
 	}

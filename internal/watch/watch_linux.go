@@ -20,8 +20,9 @@ type system struct {
 }
 
 // startSystem opens a notification instance whose events go to changed
-// (the path of what changed) and whose losses go to lost.
-func startSystem(changed func(string), lost func()) (*system, error) {
+// (the path of what changed, and whether it is gone: deleted or moved
+// away) and whose losses go to lost.
+func startSystem(changed func(p string, gone bool), lost func()) (*system, error) {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("open a file notification instance: %w", err)
@@ -33,7 +34,7 @@ func startSystem(changed func(string), lost func()) (*system, error) {
 				if !ok {
 					return
 				}
-				changed(ev.Name)
+				changed(ev.Name, ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename))
 			case _, ok := <-fsw.Errors:
 				if !ok {
 					return

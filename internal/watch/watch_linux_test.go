@@ -52,12 +52,12 @@ func TestAWatchedFileReportsItsChangesAndNoOtherFilesChanges(t *testing.T) {
 	write(t, filepath.Join(dir, "a.txt"), "a")
 	var w Watcher
 	file, folder := newCounter(), newCounter()
-	stopFile, err := w.Watch(openDir(t, dir), "a.txt", file.fn)
+	stopFile, err := w.Watch(openDir(t, dir), "a.txt", file.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stopFile()
-	stopFolder, err := w.Watch(openDir(t, dir), "", folder.fn)
+	stopFolder, err := w.Watch(openDir(t, dir), "", folder.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,14 +97,14 @@ func TestTheWatchesGoWithTheirLastWatcher(t *testing.T) {
 	var w Watcher
 	var stops []func()
 	for _, name := range []string{"x", "y", "", "x"} {
-		stop, err := w.Watch(openDir(t, dir), name, func() {})
+		stop, err := w.Watch(openDir(t, dir), name, func() {}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		stops = append(stops, stop)
 	}
 	other := t.TempDir()
-	stop, err := w.Watch(openDir(t, other), "", func() {})
+	stop, err := w.Watch(openDir(t, other), "", func() {}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,11 +141,11 @@ func TestAFolderMovedAwayIsReportedToEveryWatcherThenForgotten(t *testing.T) {
 	}
 	var w Watcher
 	file, folder := newCounter(), newCounter()
-	stopFile, err := w.Watch(openDir(t, dir), "a.txt", file.fn)
+	stopFile, err := w.Watch(openDir(t, dir), "a.txt", file.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stopFolder, err := w.Watch(openDir(t, dir), "", folder.fn)
+	stopFolder, err := w.Watch(openDir(t, dir), "", folder.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestAFileDeletedWithItsFolderIsReported(t *testing.T) {
 	write(t, filepath.Join(dir, "a.txt"), "a")
 	var w Watcher
 	file := newCounter()
-	stop, err := w.Watch(openDir(t, dir), "a.txt", file.fn)
+	stop, err := w.Watch(openDir(t, dir), "a.txt", file.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestWatchRefusesWhatIsNotAFolderAndClosesIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var w Watcher
-	if _, err := w.Watch(f, "", func() {}); err == nil {
+	if _, err := w.Watch(f, "", func() {}, nil); err == nil {
 		t.Fatal("a file was watched as a folder")
 	}
 	if _, err := f.Stat(); !errors.Is(err, os.ErrClosed) {
@@ -245,12 +245,12 @@ func TestLostEventsAreToldToEveryWatcher(t *testing.T) {
 	write(t, filepath.Join(one, "a.txt"), "a")
 	var w Watcher
 	file, folder := newCounter(), newCounter()
-	stopFile, err := w.Watch(openDir(t, one), "a.txt", file.fn)
+	stopFile, err := w.Watch(openDir(t, one), "a.txt", file.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stopFile()
-	stopFolder, err := w.Watch(openDir(t, two), "", folder.fn)
+	stopFolder, err := w.Watch(openDir(t, two), "", folder.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,11 +270,11 @@ func TestTwoWatchersOfOneFileKeepTheirWatchesApart(t *testing.T) {
 	write(t, filepath.Join(dir, "a.txt"), "a")
 	var w Watcher
 	first, second := newCounter(), newCounter()
-	stopFirst, err := w.Watch(openDir(t, dir), "a.txt", first.fn)
+	stopFirst, err := w.Watch(openDir(t, dir), "a.txt", first.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stopSecond, err := w.Watch(openDir(t, dir), "a.txt", second.fn)
+	stopSecond, err := w.Watch(openDir(t, dir), "a.txt", second.fn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestOneInstanceWatchesEveryFolder(t *testing.T) {
 		dir := t.TempDir()
 		write(t, filepath.Join(dir, "a.txt"), "a")
 		for _, name := range []string{"", "a.txt"} {
-			stop, err := w.Watch(openDir(t, dir), name, func() {})
+			stop, err := w.Watch(openDir(t, dir), name, func() {}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -329,5 +329,67 @@ func TestOneInstanceWatchesEveryFolder(t *testing.T) {
 	}
 	if got := inotifyInstances(t) - before; got != 0 {
 		t.Fatalf("%d instances held once nothing is watched", got)
+	}
+}
+
+// TestAFolderWhoseAttributesChangeStaysWatched: chmod or touch of a
+// watched folder tells its listing's watchers, and the watches of the
+// folder and its files go on.
+func TestAFolderWhoseAttributesChangeStaysWatched(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.txt"), "a")
+	var w Watcher
+	file, folder := newCounter(), newCounter()
+	stopFile, err := w.Watch(openDir(t, dir), "a.txt", file.fn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopFile()
+	stopFolder, err := w.Watch(openDir(t, dir), "", folder.fn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopFolder()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	folder.wait(t, "the folder's mode changed")
+	now := time.Now().Add(time.Minute)
+	if err := os.Chtimes(dir, now, now); err != nil {
+		t.Fatal(err)
+	}
+	folder.wait(t, "the folder touched")
+	write(t, filepath.Join(dir, "a.txt"), "changed")
+	file.wait(t, "a.txt written after its folder's attributes changed")
+	if got := w.Watching(); got != 1 {
+		t.Fatalf("%d folders watched after a chmod, want 1", got)
+	}
+}
+
+// TestAFolderNoLongerWhereItWasIsToldAndForgotten: when still says the
+// folder has left the place it was opened from (a parent moved), the
+// next change is told to every watcher once, and the folder forgotten:
+// nothing of its new place is told.
+func TestAFolderNoLongerWhereItWasIsToldAndForgotten(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.txt"), "a")
+	var w Watcher
+	var moved atomic.Bool
+	file := newCounter()
+	stop, err := w.Watch(openDir(t, dir), "a.txt", file.fn, func() bool { return !moved.Load() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	moved.Store(true)
+	write(t, filepath.Join(dir, "b.txt"), "b") // not a.txt: told only as the folder left
+	file.wait(t, "the folder found elsewhere")
+	if got := w.Watching(); got != 0 {
+		t.Fatalf("%d folders still watched once found elsewhere", got)
+	}
+	write(t, filepath.Join(dir, "a.txt"), "changed")
+	time.Sleep(50 * time.Millisecond)
+	if n := file.n.Load(); n != 1 {
+		t.Fatalf("told %d times, want once", n)
 	}
 }

@@ -15,8 +15,8 @@ var errUnsupported = errors.New("watching files is supported on Linux only")
 
 type system struct{}
 
-func startSystem(func(string), func()) (*system, error) { return nil, errUnsupported }
-func (*system) add(*os.File) (string, error)            { return "", errUnsupported }
-func (*system) remove(string)                           {}
-func (*system) close()                                  {}
-func identify(*os.File) (folderID, error)               { return folderID{}, errUnsupported }
+func startSystem(func(string, bool), func()) (*system, error) { return nil, errUnsupported }
+func (*system) add(*os.File) (string, error)                  { return "", errUnsupported }
+func (*system) remove(string)                                 {}
+func (*system) close()                                        {}
+func identify(*os.File) (folderID, error)                     { return folderID{}, errUnsupported }

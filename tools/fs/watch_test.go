@@ -189,3 +189,34 @@ func TestAFileSystemThatReportsNoChangesIsRefusedWithASentence(t *testing.T) {
 		t.Fatalf("subscribe on a memory root: %q", msg)
 	}
 }
+
+// TestSubscribingAgainWatchesAgain: a subscription whose folder was
+// moved away is told once and then hears nothing; subscribing to the URI
+// again sets its watch again, on what the path names now.
+func TestSubscribingAgainWatchesAgain(t *testing.T) {
+	c, one, _ := newWatchEnv(t)
+	if err := os.MkdirAll(filepath.Join(one, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(one, "notes", "a.txt"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const uri = "toolserver://one/notes/a.txt"
+	if msg := subscribe(t, c, uri); msg != "" {
+		t.Fatal(msg)
+	}
+	if err := os.Rename(filepath.Join(one, "notes"), filepath.Join(one, "old")); err != nil {
+		t.Fatal(err)
+	}
+	waitUpdated(t, c, uri, false)
+	if err := os.MkdirAll(filepath.Join(one, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(one, "notes", "a.txt"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if msg := subscribe(t, c, uri); msg != "" {
+		t.Fatal(msg)
+	}
+	callAndWait(t, c, "write_file", `{"path":"one:/notes/a.txt","content":"again\n"}`, uri)
+}
