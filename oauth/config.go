@@ -28,6 +28,12 @@ type Config struct {
 	// Scopes names the scope that grants each tool level. Default
 	// files:read, files:write and files:admin.
 	Scopes Scopes
+	// Offered are the scopes a request without a token is told to ask
+	// for: those of every level the server serves, so that a client gets
+	// a token for all its tools at once (a client asking for only what a
+	// challenge names would not see the tools it was not offered).
+	// Default: all of Scopes.
+	Offered []string
 	// Introspection, if its ClientID is set, checks tokens that are not
 	// JWTs at the issuer's RFC 7662 introspection endpoint,
 	// authenticated as that client.
@@ -105,6 +111,9 @@ func (c Config) withDefaults() (Config, error) {
 			return c, fmt.Errorf("oauth: scope names must be distinct, non-empty, without spaces or quotes: %q", c.Scopes.list())
 		}
 		seen[s] = true
+	}
+	if len(c.Offered) == 0 {
+		c.Offered = c.Scopes.list()
 	}
 	if c.Introspection.ID != "" && c.Introspection.Secret == "" {
 		return c, errors.New("oauth: an introspection client needs its secret")

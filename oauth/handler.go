@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/stdiotools/toolserver/security"
 	"github.com/stdiotools/toolserver/server"
 )
 
@@ -25,22 +24,22 @@ import (
 func (r *Resource) Protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Query().Has("access_token") {
-			r.challenge(w, http.StatusUnauthorized, "invalid_request", "an access token goes in the Authorization header, never in the URL", security.Read)
+			r.challenge(w, http.StatusUnauthorized, "invalid_request", "an access token goes in the Authorization header, never in the URL", r.offered())
 			return
 		}
 		token, ok := bearer(req.Header.Get("Authorization"))
 		if !ok {
-			r.challenge(w, http.StatusUnauthorized, "", "this server needs an OAuth access token (Authorization: Bearer)", security.Read)
+			r.challenge(w, http.StatusUnauthorized, "", "this server needs an OAuth access token (Authorization: Bearer)", r.offered())
 			return
 		}
 		id, err := r.Verify(req.Context(), token)
 		switch {
 		case err == nil:
 		case errors.Is(err, ErrNoScope):
-			r.challenge(w, http.StatusForbidden, "insufficient_scope", "the token grants none of this server's scopes", security.Read)
+			r.challenge(w, http.StatusForbidden, "insufficient_scope", "the token grants none of this server's scopes", r.offered())
 			return
 		case isRefusal(err):
-			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), security.Read)
+			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), r.offered())
 			return
 		default:
 			w.Header().Set("Retry-After", "5")
@@ -64,11 +63,14 @@ func bearer(h string) (string, bool) {
 	return token, true
 }
 
+// offered returns the scopes a challenge names: Config.Offered.
+func (r *Resource) offered() string { return strings.Join(r.cfg.Offered, " ") }
+
 // challenge answers with status and the WWW-Authenticate challenge of
-// RFC 6750 and MCP: the metadata's URL, the scope of level, and the
+// RFC 6750 and MCP: the metadata's URL, the scopes to ask for, and the
 // error, if any, with its description.
-func (r *Resource) challenge(w http.ResponseWriter, status int, code, description string, level security.Level) {
-	w.Header().Set("WWW-Authenticate", Challenge(code, description, r.cfg.Scopes.Of(level), r.MetadataURL()))
+func (r *Resource) challenge(w http.ResponseWriter, status int, code, description, scope string) {
+	w.Header().Set("WWW-Authenticate", Challenge(code, description, scope, r.MetadataURL()))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)

@@ -27,12 +27,12 @@ func TestProtectAnswersEachRefusalWithItsChallenge(t *testing.T) {
 		status            int
 		challenge         []string
 	}{
-		{"no token", "", "", 401, []string{`Bearer scope="files:read", ` + meta}},
+		{"no token", "", "", 401, []string{`Bearer scope="files:read files:write files:admin", ` + meta}},
 		{"another scheme", "Basic YTpi", "", 401, []string{`Bearer scope=`}},
 		{"a token in the query string", "", "?access_token=" + good, 401, []string{`error="invalid_request"`}},
 		{"a token in the query string beside a good header", "Bearer " + good, "?access_token=" + good, 401, []string{`error="invalid_request"`}},
 		{"a bad token", "Bearer abc.def.ghi", "", 401, []string{`Bearer error="invalid_token", error_description="invalid token: not a JWT`, meta}},
-		{"a token of no scope", "Bearer " + token(t, o, "nobody", resource, "openid"), "", 403, []string{`error="insufficient_scope"`, `scope="files:read"`}},
+		{"a token of no scope", "Bearer " + token(t, o, "nobody", resource, "openid"), "", 403, []string{`error="insufficient_scope"`, `scope="files:read files:write files:admin"`}},
 		{"a good token, the scheme in any case", "bearer " + good, "", 200, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync"
@@ -68,6 +69,14 @@ type HTTPOptions struct {
 	// not arrived in time is answered 400 and its connection closed.
 	// Default 10 seconds.
 	BodyTimeout time.Duration
+	// IdentityHeader, with TrustedProxies, is the header in which a
+	// gateway in front, one that checked the client's credentials, names
+	// the client: a request from one of TrustedProxies that carries it
+	// is served for that principal ([WithPrincipal]), its limits and loop
+	// guard its own. From any other address the header is ignored.
+	IdentityHeader string
+	// TrustedProxies are the addresses IdentityHeader is taken from.
+	TrustedProxies []netip.Prefix
 }
 
 // HTTPHandler returns the handler of the Streamable HTTP endpoint. It
@@ -90,6 +99,9 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 		opts.BodyTimeout = 10 * time.Second
 	}
 	var h http.Handler = &endpoint{srv: s, opts: opts, places: make(chan struct{}, opts.MaxConcurrent)}
+	if opts.IdentityHeader != "" && len(opts.TrustedProxies) > 0 {
+		h = trustIdentity(opts.IdentityHeader, opts.TrustedProxies, h)
+	}
 	if opts.Token != "" {
 		h = requireToken(opts.Token, h)
 	}

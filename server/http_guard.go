@@ -6,8 +6,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/rs/zerolog"
 )
@@ -111,6 +113,39 @@ func requireToken(token string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), tokenPrincipal)))
 	})
+}
+
+// trustIdentity serves a request from one of proxies that carries the
+// header for the principal the header names; any other request as it
+// came. A name longer than maxIdentity, or with control characters, is
+// not a name a gateway gives, and is ignored too.
+func trustIdentity(header string, proxies []netip.Prefix, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := r.Header.Get(header)
+		if name != "" && len(name) <= maxIdentity && !strings.ContainsFunc(name, unicode.IsControl) && fromProxy(r.RemoteAddr, proxies) {
+			r = r.WithContext(WithPrincipal(r.Context(), "gateway "+name))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// maxIdentity bounds the name a gateway's header gives.
+const maxIdentity = 256
+
+// fromProxy reports whether remote, a connection's address, is one of
+// proxies.
+func fromProxy(remote string, proxies []netip.Prefix) bool {
+	ap, err := netip.ParseAddrPort(remote)
+	if err != nil {
+		return false
+	}
+	addr := ap.Addr().Unmap()
+	for _, p := range proxies {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
 }
 
 // bearerIs reports, in constant time, whether an Authorization header

@@ -25,6 +25,7 @@ type httpConfig struct {
 	tlsCert       string
 	tlsKey        string
 	maxConcurrent int
+	auth          authConfig
 }
 
 // addHTTPFlags adds the flags of the HTTP transport to fs.
@@ -35,13 +36,17 @@ func addHTTPFlags(fs *flag.FlagSet, c *httpConfig) {
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "with --http: serve HTTPS with this certificate (PEM; needs --tls-key)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "with --http: the private key of --tls-cert (PEM)")
 	fs.IntVar(&c.maxConcurrent, "http-max-concurrent", 256, "with --http: requests served at once; beyond them a request is answered 503")
+	addAuthFlags(fs, &c.auth)
 }
 
 // check refuses the flags of the HTTP transport without --http, which
 // would otherwise be ignored in silence.
 func (c *httpConfig) check() error {
 	if c.addr != "" {
-		return nil
+		return c.auth.check(c.tokenFile)
+	}
+	if name, ok := c.auth.used(); ok {
+		return fmt.Errorf("--%s applies only with --http ADDR", name)
 	}
 	for name, v := range map[string]string{"auth-token-file": c.tokenFile, "allowed-hosts": c.allowedHosts, "tls-cert": c.tlsCert, "tls-key": c.tlsKey} {
 		if v != "" {
@@ -68,8 +73,12 @@ type httpSetup struct {
 }
 
 // checkHTTP checks the HTTP flags and builds the handler: /mcp and
-// /healthz.
-func checkHTTP(c *httpConfig, srv *server.Server) (*httpSetup, error) {
+// /healthz, and with OAuth the protected resource's metadata. With
+// OAuth, it reads the issuer's metadata and keys within ctx.
+func checkHTTP(ctx context.Context, c *httpConfig, srv *server.Server) (*httpSetup, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
 	host, _, err := net.SplitHostPort(c.addr)
 	if err != nil {
 		return nil, fmt.Errorf("--http %q: %w (give HOST:PORT, such as 127.0.0.1:8080)", c.addr, err)
@@ -91,8 +100,11 @@ func checkHTTP(c *httpConfig, srv *server.Server) (*httpSetup, error) {
 			return nil, fmt.Errorf("--auth-token-file %q is empty; put the token in it", c.tokenFile)
 		}
 	}
-	if !isLoopback(host) && opts.Token == "" {
-		return nil, fmt.Errorf("--http %q listens beyond this machine, where anyone who reaches it could use the tools; give --auth-token-file FILE, or listen on 127.0.0.1", c.addr)
+	if !isLoopback(host) && opts.Token == "" && c.auth.issuer == "" {
+		return nil, fmt.Errorf("--http %q listens beyond this machine, where anyone who reaches it could use the tools; give --auth-token-file FILE or --oauth-issuer URL, or listen on 127.0.0.1", c.addr)
+	}
+	if err := c.auth.withGateway(&opts); err != nil {
+		return nil, err
 	}
 	for _, name := range strings.Split(c.allowedHosts, ",") {
 		if name = strings.TrimSpace(name); name != "" {
@@ -103,7 +115,15 @@ func checkHTTP(c *httpConfig, srv *server.Server) (*httpSetup, error) {
 		opts.AllowedHosts = append(opts.AllowedHosts, host) // the address a client dials names the server
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler(opts))
+	if c.auth.issuer != "" {
+		res, err := c.auth.resourceServer(ctx, srv.MaxLevel())
+		if err != nil {
+			return nil, err
+		}
+		protect(mux, res, srv.HTTPHandler(opts))
+	} else {
+		mux.Handle("/mcp", srv.HTTPHandler(opts))
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, "ok\n")
@@ -131,7 +151,7 @@ func isLoopback(host string) bool {
 // serveHTTP serves MCP over Streamable HTTP until ctx ends (a signal),
 // then stops taking requests and lets those in flight finish.
 func serveHTTP(ctx context.Context, srv *server.Server, c *httpConfig, log zerolog.Logger, stderr io.Writer) int {
-	setup, err := checkHTTP(c, srv)
+	setup, err := checkHTTP(ctx, c, srv)
 	if err != nil {
 		fmt.Fprintln(stderr, "toolserver:", err)
 		return exitUsage

@@ -41,7 +41,7 @@ func httpHandlerFor(t testing.TB, args ...string) http.Handler {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = closeRoot() })
-	setup, err := checkHTTP(&cfg.http, srv)
+	setup, err := checkHTTP(context.Background(), &cfg.http, srv)
 	if err != nil {
 		t.Fatal(err)
 	}

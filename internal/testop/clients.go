@@ -40,6 +40,24 @@ func (o *OP) TokenByCode(ctx context.Context, id, redirect, resource string, sco
 	verifier := oauth2.GenerateVerifier()
 	state := oauth2.GenerateVerifier()[:16]
 	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", resource))
+	code, got, err := Approve(ctx, authURL, redirect)
+	if err != nil {
+		return "", err
+	}
+	if got != state {
+		return "", errors.New("authorize: the state came back changed")
+	}
+	tok, err := cfg.Exchange(ctx, code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", resource))
+	if err != nil {
+		return "", err
+	}
+	return tok.AccessToken, nil
+}
+
+// Approve opens authURL, an authorization request of the provider, as a
+// browser would, the user approving at once, and returns the code and
+// state the provider sends to redirect.
+func Approve(ctx context.Context, authURL, redirect string) (code, state string, err error) {
 	hc := &http.Client{CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 		if strings.HasPrefix(req.URL.String(), redirect) {
 			return http.ErrUseLastResponse
@@ -48,26 +66,19 @@ func (o *OP) TokenByCode(ctx context.Context, id, redirect, resource string, sco
 	}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	resp.Body.Close()
 	loc, err := resp.Location()
 	if err != nil {
-		return "", fmt.Errorf("authorize: %d and no redirect", resp.StatusCode)
+		return "", "", fmt.Errorf("authorize: %d and no redirect", resp.StatusCode)
 	}
 	if e := loc.Query().Get("error"); e != "" {
-		return "", fmt.Errorf("authorize: %s: %s", e, loc.Query().Get("error_description"))
+		return "", "", fmt.Errorf("authorize: %s: %s", e, loc.Query().Get("error_description"))
 	}
-	if loc.Query().Get("state") != state {
-		return "", errors.New("authorize: the state came back changed")
-	}
-	tok, err := cfg.Exchange(ctx, loc.Query().Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", resource))
-	if err != nil {
-		return "", err
-	}
-	return tok.AccessToken, nil
+	return loc.Query().Get("code"), loc.Query().Get("state"), nil
 }

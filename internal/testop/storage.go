@@ -506,16 +506,22 @@ func (s *Storage) ClientCredentialsTokenRequest(ctx context.Context, clientID st
 	if err != nil {
 		return nil, err
 	}
+	// The scopes granted are those asked for that the client may have
+	// (RFC 6749 §3.3 lets the server grant fewer); none is an error.
+	var granted []string
 	for _, sc := range scopes {
-		if !slices.Contains(c.Scopes, sc) {
-			return nil, oidc.ErrInvalidScope().WithDescription("scope %q not allowed", sc)
+		if slices.Contains(c.Scopes, sc) {
+			granted = append(granted, sc)
 		}
+	}
+	if len(granted) == 0 && len(scopes) > 0 {
+		return nil, oidc.ErrInvalidScope().WithDescription("none of the scopes %q is allowed", scopes)
 	}
 	aud, err := resolveAudience(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return &ccRequest{clientID: clientID, audience: aud, scopes: scopes}, nil
+	return &ccRequest{clientID: clientID, audience: aud, scopes: granted}, nil
 }
 
 // Sign signs claims with the provider's current key, as a token the
