@@ -53,7 +53,7 @@ func startOAuth(t *testing.T, extra ...string) *oauthServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(op.Close)
-	root := playground(t)
+	root := t.TempDir() // the tests write
 	args := append([]string{"--root", root, "--http", "127.0.0.1:0", "--oauth-issuer", op.Issuer, "--oauth-resource", endpoint}, extra...)
 	ts.Config.Handler = httpHandlerFor(t, args...)
 	ts.Start()
