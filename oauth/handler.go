@@ -46,8 +46,8 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 			http.Error(w, "the token cannot be checked now: the authorization server did not answer", http.StatusServiceUnavailable)
 			return
 		}
-		ctx := server.WithPrincipal(req.Context(), id.Principal())
-		ctx = server.WithGrant(ctx, server.Grant{Level: id.Level, Scope: r.cfg.Scopes.Of, ResourceMetadata: r.MetadataURL()})
+		ctx := server.WithPrincipal(req.Context(), id.principal)
+		ctx = server.WithGrant(ctx, id.grant)
 		next.ServeHTTP(w, req.WithContext(ctx))
 	})
 }
@@ -57,7 +57,7 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 func bearer(h string) (string, bool) {
 	scheme, token, ok := strings.Cut(h, " ")
 	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.IndexByte(token, ' ') >= 0 || strings.IndexByte(token, '\t') >= 0 {
 		return "", false
 	}
 	return token, true

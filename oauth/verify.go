@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/stdiotools/toolserver/security"
+	"github.com/stdiotools/toolserver/server"
 )
 
 // Identity is what a verified token says of whom a request is served
@@ -26,6 +27,9 @@ type Identity struct {
 	Level security.Level
 	// Expiry is when the token stops being accepted.
 	Expiry time.Time
+
+	principal string        // Principal(), made once
+	grant     *server.Grant // what the token allows, given to each of its requests
 }
 
 // Principal returns the key the server's limits, loop guard and logs
@@ -47,6 +51,7 @@ type TokenError struct {
 	Err error
 }
 
+// Error names the check that failed.
 func (e *TokenError) Error() string {
 	if e.Err != nil {
 		return "invalid token: " + e.Reason + ": " + e.Err.Error()
@@ -54,6 +59,7 @@ func (e *TokenError) Error() string {
 	return "invalid token: " + e.Reason
 }
 
+// Unwrap returns the underlying error.
 func (e *TokenError) Unwrap() error { return e.Err }
 
 // ErrNoScope is the error of a token none of whose scopes grants a
@@ -155,5 +161,7 @@ func (r *Resource) identity(subject, client string, scopes []string, expiry time
 	if id.Level < security.Read {
 		return nil, ErrNoScope
 	}
+	id.principal = id.Principal()
+	id.grant = &server.Grant{Level: id.Level, Scope: r.cfg.Scopes.Of, ResourceMetadata: r.MetadataURL()}
 	return id, nil
 }

@@ -28,9 +28,10 @@ type Grant struct {
 type grantKey struct{}
 
 // WithGrant returns a copy of ctx carrying the grant of a request, for
-// [Server.HTTPHandler].
-func WithGrant(ctx context.Context, g Grant) context.Context {
-	return context.WithValue(ctx, grantKey{}, &g)
+// [Server.HTTPHandler]. The grant must not change afterwards: a
+// middleware may give the same one to every request of a token.
+func WithGrant(ctx context.Context, g *Grant) context.Context {
+	return context.WithValue(ctx, grantKey{}, g)
 }
 
 // grantOf returns the grant ctx carries, or nil.

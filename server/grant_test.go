@@ -39,9 +39,9 @@ func grantServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 		ctx := r.Context()
 		switch r.Header.Get("X-Level") {
 		case "read":
-			ctx = WithGrant(ctx, Grant{Level: security.Read, Scope: func(l security.Level) string { return names[l] }, ResourceMetadata: "https://h/.well-known/oauth-protected-resource/mcp"})
+			ctx = WithGrant(ctx, &Grant{Level: security.Read, Scope: func(l security.Level) string { return names[l] }, ResourceMetadata: "https://h/.well-known/oauth-protected-resource/mcp"})
 		case "write":
-			ctx = WithGrant(ctx, Grant{Level: security.Write, Scope: func(l security.Level) string { return names[l] }, ResourceMetadata: "https://h/.well-known/oauth-protected-resource/mcp"})
+			ctx = WithGrant(ctx, &Grant{Level: security.Write, Scope: func(l security.Level) string { return names[l] }, ResourceMetadata: "https://h/.well-known/oauth-protected-resource/mcp"})
 		}
 		h.ServeHTTP(w, r.WithContext(ctx))
 	}))
