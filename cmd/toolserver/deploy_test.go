@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -284,5 +285,75 @@ func TestDeployArtifactsMatchTheBinary(t *testing.T) {
 	}
 	if code, _ := post("elsewhere.example:8080"); code != http.StatusForbidden {
 		t.Fatalf("POST /mcp for a host not allowed: %d, want 403", code)
+	}
+}
+
+// TestTheOAuthManifestRunsAServerBehindAProvider: every flag of
+// kubernetes-oauth.yaml is toolserver's, its command is whole (the
+// image's token file left out), and, with its issuer replaced by a real
+// provider and its secret filled in, the replica starts, answers a
+// request without a token 401 with the challenge, and serves one with a
+// token.
+func TestTheOAuthManifestRunsAServerBehindAProvider(t *testing.T) {
+	manifest := readDeploy(t, "kubernetes-oauth.yaml")
+	checkFlags(t, "kubernetes-oauth.yaml", manifest)
+	lines := strings.Split(manifest, "\n")
+	var command []string
+	for _, l := range yamlBlock(lines, "command") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "- "); ok {
+			command = append(command, strings.Trim(v, `"'`))
+		}
+	}
+	if len(command) < 2 || path.Base(command[0]) != "toolserver" || slices.Contains(command, "--auth-token-file") {
+		t.Fatalf("the command %q: want toolserver with OAuth and no token file", command)
+	}
+	if !strings.Contains(manifest, "path: /healthz") || !strings.Contains(manifest, "kind: Service") || !strings.Contains(manifest, "state-key: \"REPLACE-ME\"") {
+		t.Fatal("kubernetes-oauth.yaml lacks its probe, its Service or its placeholder")
+	}
+	o := startOAuth(t) // a real provider, whose clients know o.url as the resource
+	secrets := t.TempDir()
+	args := slices.Clone(command[1:])
+	for i, a := range args {
+		switch {
+		case a == "/data":
+			args[i] = t.TempDir()
+		case a == "/nonces" || strings.HasPrefix(a, "/locks/"):
+			args[i] = t.TempDir()
+		case a == "/run/secrets/state-key":
+			args[i] = filepath.Join(secrets, "state-key")
+			if err := os.WriteFile(args[i], []byte(strings.Repeat("k", 44)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		case strings.HasPrefix(a, "https://auth.example.com"):
+			args[i] = o.op.Issuer
+		case a == "https://mcp.example.com/mcp":
+			args[i] = o.url
+		}
+	}
+	ts := httptest.NewServer(httpHandlerFor(t, args...))
+	defer ts.Close()
+	resp, err := http.Post(ts.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata=") {
+		t.Fatalf("without a token: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+	tok, err := o.op.Token(context.Background(), "reader", "reader-secret", o.url, "files:read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("with a token: %d", resp.StatusCode)
 	}
 }
