@@ -253,3 +253,59 @@ func TestAFolderMovedOutOfTheRootWithItsParentIsNoLongerTold(t *testing.T) {
 		t.Fatalf("told %d times of a folder outside the root, want once (that it left)", got)
 	}
 }
+
+// TestAWatchInsideTheRootGoesOnTellingChanges: a folder that stays where
+// it was opened is not taken for one moved away: each change is told,
+// and the folder stays watched.
+func TestAWatchInsideTheRootGoesOnTellingChanges(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb := rootSandbox(t, dir, "")
+	fn, ch := changes()
+	stop, err := sb.Watch("a", fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(dir, "a", fmt.Sprint(i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		waitChange(t, ch, fmt.Sprintf("change %d", i))
+		if n := sb.watcher.Watching(); n != 1 {
+			t.Fatalf("after change %d, %d folders watched, want 1", i, n)
+		}
+	}
+}
+
+// TestWatchFollowsNoMoreThanEightLinks: a chain of ten links to a file
+// inside the root is refused, as a chain too long.
+func TestWatchFollowsNoMoreThanEightLinks(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prev := "f"
+	for i := range 10 {
+		name := fmt.Sprintf("l%d", i)
+		if err := os.Symlink(prev, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		prev = name
+	}
+	sb := rootSandbox(t, dir, "")
+	var pe *PathError
+	if _, err := sb.Watch("l9", func() {}); !errors.As(err, &pe) {
+		t.Fatalf("a chain of ten links: %v", err)
+	}
+	stop, err := sb.Watch("l7", func() {}) // eight links
+	if err != nil {
+		t.Fatalf("a chain of eight links: %v", err)
+	}
+	stop()
+	if n := sb.watcher.Watching(); n != 0 {
+		t.Fatalf("%d folders watched after the refusal", n)
+	}
+}
