@@ -43,6 +43,9 @@ func feed(m *metrics.Metrics) {
 	m.PathRefused("read_file", "escapes_root")
 	m.PathRefused("write_file", "link_outside_root")
 	m.PathRefused("read_file", "escapes_root")
+	m.AuthRefused("missing_token")
+	m.AuthRefused("invalid_token")
+	m.AuthRefused("missing_token")
 	m.CallStarted("read_file") // still running
 }
 
@@ -152,8 +155,8 @@ func readmeMetrics(t *testing.T) map[string]readmeMetric {
 		}
 		out[r[1]] = m
 	}
-	if len(out) != 9 {
-		t.Fatalf("the README's Metrics table has %d metrics, want 9: %v", len(out), out)
+	if len(out) != 10 {
+		t.Fatalf("the README's Metrics table has %d metrics, want 10: %v", len(out), out)
 	}
 	return out
 }

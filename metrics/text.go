@@ -29,6 +29,7 @@ type snapshot struct {
 	tools      []toolSnapshot // sorted by name
 	validation []labelCount   // sorted by kind
 	refusals   []labelCount   // sorted by reason
+	auth       []labelCount   // sorted by reason
 }
 
 type callCount struct {
@@ -48,7 +49,7 @@ type labelCount struct {
 
 func (m *Metrics) snapshot() snapshot {
 	m.mu.Lock()
-	s := snapshot{inFlight: m.inFlight, validation: counts(m.validation), refusals: counts(m.refusals)}
+	s := snapshot{inFlight: m.inFlight, validation: counts(m.validation), refusals: counts(m.refusals), auth: counts(m.auth)}
 	s.calls = make([]callCount, 0, len(m.calls))
 	for k, n := range m.calls {
 		s.calls = append(s.calls, callCount{k, n})
@@ -79,6 +80,7 @@ func counts(by map[string]uint64) []labelCount {
 // each with its HELP and TYPE lines, left out while it has no series.
 func (m *Metrics) appendText(b []byte) []byte {
 	s := m.snapshot()
+	b = appendCounter(b, "toolserver_auth_refusals_total", "HTTP requests the OAuth resource server refused, by reason.", "reason", s.auth)
 	b = s.appendToolCounter(b, "toolserver_cache_hits_total", "Tool calls answered from the result cache or a call in flight.", func(t *toolStats) uint64 { return t.hits })
 	b = s.appendToolCounter(b, "toolserver_cache_misses_total", "Calls of cached tools that had to run.", func(t *toolStats) uint64 { return t.misses })
 	b = s.appendDurations(b)

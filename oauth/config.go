@@ -55,6 +55,11 @@ type Config struct {
 	HTTPClient *http.Client
 	// Now returns the time tokens are checked at; default time.Now.
 	Now func() time.Time
+	// Refused, if set, is told of each request Protect refuses, by
+	// reason: "missing_token", "token_in_url", "invalid_token",
+	// "no_scope" or "issuer_unreachable" (for metrics: never the client,
+	// whose number is unbounded).
+	Refused func(reason string)
 }
 
 // Scopes names the scope that grants each tool level. A higher level

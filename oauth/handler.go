@@ -24,11 +24,13 @@ import (
 func (r *Resource) Protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Query().Has("access_token") {
+			r.refused("token_in_url")
 			r.challenge(w, http.StatusUnauthorized, "invalid_request", "an access token goes in the Authorization header, never in the URL", r.offered())
 			return
 		}
 		token, ok := bearer(req.Header.Get("Authorization"))
 		if !ok {
+			r.refused("missing_token")
 			r.challenge(w, http.StatusUnauthorized, "", "this server needs an OAuth access token (Authorization: Bearer)", r.offered())
 			return
 		}
@@ -36,12 +38,15 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 		switch {
 		case err == nil:
 		case errors.Is(err, ErrNoScope):
+			r.refused("no_scope")
 			r.challenge(w, http.StatusForbidden, "insufficient_scope", "the token grants none of this server's scopes", r.offered())
 			return
 		case isRefusal(err):
+			r.refused("invalid_token")
 			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), r.offered())
 			return
 		default:
+			r.refused("issuer_unreachable")
 			w.Header().Set("Retry-After", "5")
 			http.Error(w, "the token cannot be checked now: the authorization server did not answer", http.StatusServiceUnavailable)
 			return
@@ -50,6 +55,13 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 		ctx = server.WithGrant(ctx, id.grant)
 		next.ServeHTTP(w, req.WithContext(ctx))
 	})
+}
+
+// refused tells Config.Refused of a refusal.
+func (r *Resource) refused(reason string) {
+	if r.cfg.Refused != nil {
+		r.cfg.Refused(reason)
+	}
 }
 
 // bearer returns the token of an Authorization header of the Bearer

@@ -2,6 +2,7 @@ package oauth_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,7 +18,8 @@ import (
 // the metadata and the scope; a good token reaches the handler.
 func TestProtectAnswersEachRefusalWithItsChallenge(t *testing.T) {
 	o := startOP(t)
-	r := newResource(t, o, oauth.Config{})
+	reasons := map[string]int{}
+	r := newResource(t, o, oauth.Config{Refused: func(reason string) { reasons[reason]++ }})
 	reached := 0
 	h := r.Protect(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { reached++ }))
 	good := token(t, o, "reader", resource, "files:read")
@@ -59,6 +61,9 @@ func TestProtectAnswersEachRefusalWithItsChallenge(t *testing.T) {
 				t.Fatal("the answer repeats the token")
 			}
 		})
+	}
+	if want := map[string]int{"missing_token": 2, "token_in_url": 2, "invalid_token": 1, "no_scope": 1}; fmt.Sprint(reasons) != fmt.Sprint(want) {
+		t.Fatalf("refusals counted %v, want %v", reasons, want)
 	}
 }
 

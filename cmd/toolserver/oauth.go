@@ -24,6 +24,9 @@ type authConfig struct {
 	clientSecretFile string
 	identityHeader   string
 	trustedProxies   string
+	// refused counts the requests OAuth refuses (--metrics-addr); nil
+	// without metrics.
+	refused func(reason string)
 }
 
 // addAuthFlags adds the flags of OAuth and of a gateway's identity to fs.
@@ -105,6 +108,7 @@ func (c *authConfig) resourceServer(ctx context.Context, served security.Level) 
 		Issuer:   c.issuer,
 		Resource: c.resource,
 		Scopes:   oauth.Scopes{Read: strings.TrimSpace(names[0]), Write: strings.TrimSpace(names[1]), Admin: strings.TrimSpace(names[2])},
+		Refused:  c.refused,
 	}
 	for l := security.Read; l <= served; l++ {
 		cfg.Offered = append(cfg.Offered, cfg.Scopes.Of(l))

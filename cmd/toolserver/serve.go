@@ -235,6 +235,9 @@ func serve(ctx context.Context, srv *server.Server, m *metrics.Metrics, cfg *con
 		defer debug.SetMemoryLimit(prev) // run may be called again, in tests
 	}
 	if cfg.http.addr != "" {
+		if m != nil {
+			cfg.http.auth.refused = m.AuthRefused
+		}
 		return serveHTTP(ctx, srv, &cfg.http, log, stderr)
 	}
 	// Only a log that shows it reads the version again: parsing the build
