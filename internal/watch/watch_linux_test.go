@@ -40,6 +40,19 @@ func openDir(t *testing.T, dir string) *os.File {
 	return f
 }
 
+// watchOf watches the entry name of the folder dir with w, failing the
+// test if it cannot, and returns the stop, which the test's end calls
+// too (stop runs once).
+func watchOf(t *testing.T, w *Watcher, dir, name string, fn func(), still func() bool) func() {
+	t.Helper()
+	stop, err := w.Watch(openDir(t, dir), name, fn, still)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
 func write(t *testing.T, name, text string) {
 	t.Helper()
 	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
@@ -52,16 +65,8 @@ func TestAWatchedFileReportsItsChangesAndNoOtherFilesChanges(t *testing.T) {
 	write(t, filepath.Join(dir, "a.txt"), "a")
 	var w Watcher
 	file, folder := newCounter(), newCounter()
-	stopFile, err := w.Watch(openDir(t, dir), "a.txt", file.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopFile()
-	stopFolder, err := w.Watch(openDir(t, dir), "", folder.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopFolder()
+	watchOf(t, &w, dir, "a.txt", file.fn, nil)
+	watchOf(t, &w, dir, "", folder.fn, nil)
 	if got := w.Watching(); got != 1 {
 		t.Fatalf("two watchers of one folder set %d watches, want 1", got)
 	}
@@ -104,10 +109,7 @@ func TestTheWatchesGoWithTheirLastWatcher(t *testing.T) {
 		stops = append(stops, stop)
 	}
 	other := t.TempDir()
-	stop, err := w.Watch(openDir(t, other), "", func() {}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stop := watchOf(t, &w, other, "", func() {}, nil)
 	stops = append(stops, stop)
 	if got := w.Watching(); got != 2 {
 		t.Fatalf("watching %d folders, want 2", got)
@@ -141,14 +143,8 @@ func TestAFolderMovedAwayIsReportedToEveryWatcherThenForgotten(t *testing.T) {
 	}
 	var w Watcher
 	file, folder := newCounter(), newCounter()
-	stopFile, err := w.Watch(openDir(t, dir), "a.txt", file.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopFolder, err := w.Watch(openDir(t, dir), "", folder.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stopFile := watchOf(t, &w, dir, "a.txt", file.fn, nil)
+	stopFolder := watchOf(t, &w, dir, "", folder.fn, nil)
 	if err := os.Rename(dir, filepath.Join(parent, "e")); err != nil {
 		t.Fatal(err)
 	}
@@ -175,11 +171,7 @@ func TestAFileDeletedWithItsFolderIsReported(t *testing.T) {
 	write(t, filepath.Join(dir, "a.txt"), "a")
 	var w Watcher
 	file := newCounter()
-	stop, err := w.Watch(openDir(t, dir), "a.txt", file.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	watchOf(t, &w, dir, "a.txt", file.fn, nil)
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -245,16 +237,8 @@ func TestLostEventsAreToldToEveryWatcher(t *testing.T) {
 	write(t, filepath.Join(one, "a.txt"), "a")
 	var w Watcher
 	file, folder := newCounter(), newCounter()
-	stopFile, err := w.Watch(openDir(t, one), "a.txt", file.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopFile()
-	stopFolder, err := w.Watch(openDir(t, two), "", folder.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopFolder()
+	watchOf(t, &w, one, "a.txt", file.fn, nil)
+	watchOf(t, &w, two, "", folder.fn, nil)
 	w.everything() // what the system's goroutine calls on an overflow
 	file.wait(t, "a.txt after lost events")
 	folder.wait(t, "the second folder after lost events")
@@ -270,15 +254,8 @@ func TestTwoWatchersOfOneFileKeepTheirWatchesApart(t *testing.T) {
 	write(t, filepath.Join(dir, "a.txt"), "a")
 	var w Watcher
 	first, second := newCounter(), newCounter()
-	stopFirst, err := w.Watch(openDir(t, dir), "a.txt", first.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopSecond, err := w.Watch(openDir(t, dir), "a.txt", second.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopSecond()
+	stopFirst := watchOf(t, &w, dir, "a.txt", first.fn, nil)
+	watchOf(t, &w, dir, "a.txt", second.fn, nil)
 	stopFirst()
 	write(t, filepath.Join(dir, "a.txt"), "changed")
 	second.wait(t, "a.txt written, its first watcher gone")
@@ -340,16 +317,8 @@ func TestAFolderWhoseAttributesChangeStaysWatched(t *testing.T) {
 	write(t, filepath.Join(dir, "a.txt"), "a")
 	var w Watcher
 	file, folder := newCounter(), newCounter()
-	stopFile, err := w.Watch(openDir(t, dir), "a.txt", file.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopFile()
-	stopFolder, err := w.Watch(openDir(t, dir), "", folder.fn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopFolder()
+	watchOf(t, &w, dir, "a.txt", file.fn, nil)
+	watchOf(t, &w, dir, "", folder.fn, nil)
 	if err := os.Chmod(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -376,11 +345,7 @@ func TestAFolderNoLongerWhereItWasIsToldAndForgotten(t *testing.T) {
 	var w Watcher
 	var moved atomic.Bool
 	file := newCounter()
-	stop, err := w.Watch(openDir(t, dir), "a.txt", file.fn, func() bool { return !moved.Load() })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	watchOf(t, &w, dir, "a.txt", file.fn, func() bool { return !moved.Load() })
 	moved.Store(true)
 	write(t, filepath.Join(dir, "b.txt"), "b") // not a.txt: told only as the folder left
 	file.wait(t, "the folder found elsewhere")
