@@ -47,8 +47,13 @@ type Config struct {
 	KeyRefresh time.Duration
 	// CacheSize bounds the verified tokens remembered, each until it
 	// expires, so that a token's signature is checked once, not on every
-	// request. Default 10,000.
+	// request, and the refused ones, each for a minute. Default 10,000.
 	CacheSize int
+	// MaxChecks bounds the tokens not known yet that are checked at once
+	// (a signature, or a call to the issuer); past it a request is
+	// answered 503, so that made-up tokens cannot pile up calls to a slow
+	// issuer. Default 64.
+	MaxChecks int
 	// HTTPClient fetches the metadata and keys and introspects tokens.
 	// Default: a client with a 10-second timeout that follows no
 	// redirects.
@@ -57,8 +62,8 @@ type Config struct {
 	Now func() time.Time
 	// Refused, if set, is told of each request Protect refuses, by
 	// reason: "missing_token", "token_in_url", "invalid_token",
-	// "no_scope" or "issuer_unreachable" (for metrics: never the client,
-	// whose number is unbounded).
+	// "no_scope", "busy" or "issuer_unreachable" (for metrics: never the
+	// client, whose number is unbounded).
 	Refused func(reason string)
 }
 
@@ -131,6 +136,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.CacheSize <= 0 {
 		c.CacheSize = 10000
+	}
+	if c.MaxChecks <= 0 {
+		c.MaxChecks = 64
 	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{

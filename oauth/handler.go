@@ -25,7 +25,7 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Query().Has("access_token") {
 			r.refused("token_in_url")
-			r.challenge(w, http.StatusUnauthorized, "invalid_request", "an access token goes in the Authorization header, never in the URL", r.offered())
+			r.challenge(w, http.StatusBadRequest, "invalid_request", "an access token goes in the Authorization header, never in the URL", r.offered())
 			return
 		}
 		token, ok := bearer(req.Header.Get("Authorization"))
@@ -35,15 +35,21 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 			return
 		}
 		id, err := r.Verify(req.Context(), token)
+		var te *TokenError
 		switch {
 		case err == nil:
 		case errors.Is(err, ErrNoScope):
 			r.refused("no_scope")
 			r.challenge(w, http.StatusForbidden, "insufficient_scope", "the token grants none of this server's scopes", r.offered())
 			return
-		case isRefusal(err):
+		case errors.As(err, &te):
 			r.refused("invalid_token")
-			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), r.offered())
+			r.challenge(w, http.StatusUnauthorized, "invalid_token", "invalid token: "+te.Reason, r.offered())
+			return
+		case errors.Is(err, ErrBusy):
+			r.refused("busy")
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "too many tokens are being checked at once; try again in a moment", http.StatusServiceUnavailable)
 			return
 		default:
 			r.refused("issuer_unreachable")

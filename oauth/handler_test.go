@@ -31,9 +31,11 @@ func TestProtectAnswersEachRefusalWithItsChallenge(t *testing.T) {
 	}{
 		{"no token", "", "", 401, []string{`Bearer scope="files:read files:write files:admin", ` + meta}},
 		{"another scheme", "Basic YTpi", "", 401, []string{`Bearer scope=`}},
-		{"a token in the query string", "", "?access_token=" + good, 401, []string{`error="invalid_request"`}},
-		{"a token in the query string beside a good header", "Bearer " + good, "?access_token=" + good, 401, []string{`error="invalid_request"`}},
+		{"a token in the query string", "", "?access_token=" + good, 400, []string{`error="invalid_request"`}},
+		{"a token in the query string beside a good header", "Bearer " + good, "?access_token=" + good, 400, []string{`error="invalid_request"`}},
 		{"a bad token", "Bearer abc.def.ghi", "", 401, []string{`Bearer error="invalid_token", error_description="invalid token: not a JWT`, meta}},
+		{"a token naming a key of its own", "Bearer " + forged(map[string]any{"alg": "RS256", "kid": "k\u00e9\"y"}, map[string]any{"sub": "x"}, func(b []byte) []byte { return b[:8] }), "", 401,
+			[]string{`error_description="invalid token: signed by a key the issuer does not list"`}},
 		{"a token of no scope", "Bearer " + token(t, o, "nobody", resource, "openid"), "", 403, []string{`error="insufficient_scope"`, `scope="files:read files:write files:admin"`}},
 		{"a good token, the scheme in any case", "bearer " + good, "", 200, nil},
 	} {
@@ -62,7 +64,7 @@ func TestProtectAnswersEachRefusalWithItsChallenge(t *testing.T) {
 			}
 		})
 	}
-	if want := map[string]int{"missing_token": 2, "token_in_url": 2, "invalid_token": 1, "no_scope": 1}; fmt.Sprint(reasons) != fmt.Sprint(want) {
+	if want := map[string]int{"missing_token": 2, "token_in_url": 2, "invalid_token": 2, "no_scope": 1}; fmt.Sprint(reasons) != fmt.Sprint(want) {
 		t.Fatalf("refusals counted %v, want %v", reasons, want)
 	}
 }

@@ -56,7 +56,10 @@ func (ks *keySet) key(ctx context.Context, id string) (jose.JSONWebKey, error) {
 		done := make(chan struct{})
 		ks.fetching = done
 		ks.mu.Unlock()
-		err := ks.fetch(ctx)
+		// The fetch is the server's, not the request's: a client that
+		// hangs up must not cancel it, or its window would pass with the
+		// keys never fetched (the HTTP client's timeout bounds it).
+		err := ks.fetch(context.WithoutCancel(ctx))
 		ks.mu.Lock()
 		ks.fetching = nil
 		close(done)
@@ -66,7 +69,7 @@ func (ks *keySet) key(ctx context.Context, id string) (jose.JSONWebKey, error) {
 		case ok:
 			return k, nil
 		case err != nil:
-			return jose.JSONWebKey{}, fmt.Errorf("%w (and the issuer's keys could not be fetched again: %v)", errUnknownKey, err)
+			return jose.JSONWebKey{}, fmt.Errorf("%w (and the issuer's keys could not be fetched again: %w)", errUnknownKey, err)
 		}
 		return jose.JSONWebKey{}, errUnknownKey
 	}

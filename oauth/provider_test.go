@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -340,5 +341,71 @@ func TestAVerifiedTokenIsRememberedUntilItExpires(t *testing.T) {
 	now = now.Add(time.Hour)
 	if _, err := r.Verify(context.Background(), tok); err == nil {
 		t.Fatal("an expired token was accepted from the cache")
+	}
+}
+
+// TestAClientThatHangsUpDoesNotSpendTheKeyFetch: a request whose client
+// left while it named a key not known yet still fetches the keys, so
+// that a token of the provider's new key passes within the same
+// KeyRefresh.
+func TestAClientThatHangsUpDoesNotSpendTheKeyFetch(t *testing.T) {
+	o := startOP(t)
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	r := newResource(t, o, oauth.Config{KeyRefresh: time.Hour, Now: clock})
+	o.Storage.SetTokenTTL(3 * time.Hour)
+	o.Storage.RotateKey()
+	mu.Lock()
+	now = now.Add(2 * time.Hour) // the keys may be fetched again, once within the next hour
+	mu.Unlock()
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _ = r.Verify(gone, token(t, o, "reader", resource, "files:read"))
+	if _, err := r.Verify(context.Background(), token(t, o, "agent", resource, "files:read")); err != nil {
+		t.Fatalf("a token of the new key after a client hung up: %v", err)
+	}
+}
+
+// TestOpaqueTokensAreIntrospectedWhateverTheirShape: with introspection
+// set, a token that is not a JWT goes to the issuer even if it has two
+// dots (a PASETO, say), and a refused one is refused again at once.
+func TestOpaqueTokensAreIntrospectedWhateverTheirShape(t *testing.T) {
+	o := startOP(t)
+	r := newResource(t, o, oauth.Config{Introspection: oauth.Client{ID: "rs", Secret: "rs-secret"}})
+	var te *oauth.TokenError
+	if _, err := r.Verify(context.Background(), "v2.local.abcdef"); !errors.As(err, &te) || !strings.Contains(te.Reason, "not active (introspection)") {
+		t.Fatalf("a dotted opaque token: %v", err)
+	}
+	if _, err := r.Verify(context.Background(), "v2.local.abcdef"); !errors.As(err, &te) || te.Reason != "refused lately" {
+		t.Fatalf("the same token again: %v", err)
+	}
+}
+
+// TestTooManyChecksAtOnceAreAnsweredBusy: past MaxChecks tokens being
+// checked at once, another token not known yet is answered ErrBusy,
+// rather than piling up calls to the issuer; a token known already is
+// not held up.
+func TestTooManyChecksAtOnceAreAnsweredBusy(t *testing.T) {
+	o := startOP(t)
+	r := newResource(t, o, oauth.Config{MaxChecks: 1, KeyRefresh: time.Nanosecond})
+	known := token(t, o, "agent", resource, "files:read")
+	if _, err := r.Verify(context.Background(), known); err != nil {
+		t.Fatal(err)
+	}
+	o.SlowKeys(300 * time.Millisecond)
+	o.Storage.RotateKey()
+	slow := token(t, o, "reader", resource, "files:read") // its key is fetched, slowly
+	done := make(chan error, 1)
+	go func() { _, err := r.Verify(context.Background(), slow); done <- err }()
+	time.Sleep(100 * time.Millisecond)
+	if _, err := r.Verify(context.Background(), token(t, o, "agent", resource, "files:write")); !errors.Is(err, oauth.ErrBusy) {
+		t.Fatalf("a second token while one is checked: %v", err)
+	}
+	if _, err := r.Verify(context.Background(), known); err != nil {
+		t.Fatalf("a known token while one is checked: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the slow check: %v", err)
 	}
 }

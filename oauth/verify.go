@@ -3,7 +3,6 @@ package oauth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -45,10 +44,13 @@ func (id *Identity) Principal() string {
 // issuer, expired, or not for this server. Its text names the check that
 // failed, never the token.
 type TokenError struct {
-	// Reason is the check that failed, in a few words.
+	// Reason is the check that failed, in a few fixed words that repeat
+	// nothing of the token: what a client is told.
 	Reason string
 	// Err is the underlying error, if any.
 	Err error
+
+	again bool // the same token may pass later (its key fetched by then): not remembered as refused
 }
 
 // Error names the check that failed.
@@ -76,10 +78,9 @@ type accessClaims struct {
 	AZP      string   `json:"azp"`
 }
 
-// verifyJWT checks a JWT access token: signed with an allowed
-// algorithm by a key of the issuer, by that issuer, for this resource,
-// and within its time.
-func (r *Resource) verifyJWT(ctx context.Context, raw string) (*Identity, error) {
+// parseJWT parses raw as a JWS in compact form, signed once with an
+// allowed algorithm.
+func parseJWT(raw string) (*jwt.JSONWebToken, error) {
 	tok, err := jwt.ParseSigned(raw, algorithms)
 	if err != nil {
 		return nil, &TokenError{Reason: "not a JWT signed with an allowed algorithm", Err: err}
@@ -87,16 +88,25 @@ func (r *Resource) verifyJWT(ctx context.Context, raw string) (*Identity, error)
 	if len(tok.Headers) != 1 {
 		return nil, &TokenError{Reason: "not signed exactly once"}
 	}
-	kid := tok.Headers[0].KeyID
+	return tok, nil
+}
+
+// checkJWT checks the parsed JWT access token tok: signed with an
+// allowed algorithm by a key of the issuer, by that issuer, for this
+// resource, and within its time.
+func (r *Resource) checkJWT(ctx context.Context, tok *jwt.JSONWebToken) (*Identity, error) {
 	if r.keys == nil {
 		return nil, &TokenError{Reason: "the issuer publishes no keys to check a JWT with"}
 	}
-	key, err := r.keys.key(ctx, kid)
-	if err != nil {
-		return nil, &TokenError{Reason: fmt.Sprintf("key %q", kid), Err: err}
+	key, err := r.keys.key(ctx, tok.Headers[0].KeyID)
+	switch {
+	case errors.Is(err, errUnknownKey):
+		return nil, &TokenError{Reason: "signed by a key the issuer does not list", Err: err, again: true}
+	case err != nil:
+		return nil, err // the request ended while the keys were fetched
 	}
 	if key.Algorithm != "" && key.Algorithm != tok.Headers[0].Algorithm {
-		return nil, &TokenError{Reason: fmt.Sprintf("signed with %s by a key meant for %s", tok.Headers[0].Algorithm, key.Algorithm)}
+		return nil, &TokenError{Reason: "signed with an algorithm its key is not meant for"}
 	}
 	var c accessClaims
 	if err := tok.Claims(key.Key, &c); err != nil {

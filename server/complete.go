@@ -33,7 +33,7 @@ func (s *Server) complete(r *request) {
 		r.invalidParams(`completion/complete needs params with "ref" ({"type":"ref/resource","uri":…}) and "argument" ({"name":…,"value":…}), with strings`)
 		return
 	}
-	max := s.opts.maxLevel()
+	max := s.levelOf(r.grant)
 	if p.Ref.Type != "ref/resource" {
 		r.invalidParams("this server has no prompts; it completes the variables of its resource templates (ref/resource)")
 		return

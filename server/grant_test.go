@@ -33,6 +33,12 @@ func grantServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 			t.Fatal(err)
 		}
 	}
+	read := func(_ context.Context, _ *Call, uri string, _ map[string]string) ([]ResourceContents, error) {
+		return []ResourceContents{{URI: uri, Text: "admin-only"}}, nil
+	}
+	if err := AddResource(srv, ResourceSpec{URI: "admin://secret", Name: "secret", Level: security.Admin}, read); err != nil {
+		t.Fatal(err)
+	}
 	names := map[security.Level]string{security.Read: "files:read", security.Write: "files:write", security.Admin: "files:admin"}
 	h := srv.HTTPHandler(HTTPOptions{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -124,5 +130,26 @@ func TestAGrantListsAndRunsOnlyTheToolsOfItsLevel(t *testing.T) {
 	}
 	if n := wrote.Load(); n != 2 {
 		t.Fatalf("the allowed writes ran %d times, want 2", n)
+	}
+}
+
+// TestAGrantHidesTheResourcesAboveItsLevel: a resource of the admin
+// level is neither listed nor read for a request granted less, as a tool
+// of that level is not; without a grant it is.
+func TestAGrantHidesTheResourcesAboveItsLevel(t *testing.T) {
+	ts, _ := grantServer(t)
+	list := `{"jsonrpc":"2.0","id":1,"method":"resources/list"}`
+	read := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"admin://secret"}}`
+	for _, tc := range []struct {
+		level string
+		shown bool
+	}{{"read", false}, {"write", false}, {"", true}} {
+		h := map[string]string{"X-Level": tc.level}
+		if got := post(t, ts, "POST", list, h).body; strings.Contains(got, "admin://secret") != tc.shown {
+			t.Errorf("listed for %q: %s", tc.level, got)
+		}
+		if got := post(t, ts, "POST", read, h).body; strings.Contains(got, "admin-only") != tc.shown {
+			t.Errorf("read for %q: %s", tc.level, got)
+		}
 	}
 }

@@ -116,17 +116,26 @@ func requireToken(token string, next http.Handler) http.Handler {
 }
 
 // trustIdentity serves a request from one of proxies that carries the
-// header for the principal the header names; any other request as it
-// came. A name longer than maxIdentity, or with control characters, is
-// not a name a gateway gives, and is ignored too.
+// header, once, for the principal the header names; any other request as
+// it came. A header given twice or naming two (a comma), a name longer
+// than maxIdentity, or one with control characters is not what a gateway
+// that replaces the header gives, and is ignored.
 func trustIdentity(header string, proxies []netip.Prefix, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.Header.Get(header)
-		if name != "" && len(name) <= maxIdentity && !strings.ContainsFunc(name, unicode.IsControl) && fromProxy(r.RemoteAddr, proxies) {
-			r = r.WithContext(WithPrincipal(r.Context(), "gateway "+name))
+		// One value only: a gateway that appends to what the client sent
+		// would leave the client's own name first.
+		values := r.Header.Values(header)
+		if len(values) == 1 && trustedName(values[0]) && fromProxy(r.RemoteAddr, proxies) {
+			r = r.WithContext(WithPrincipal(r.Context(), "gateway "+values[0]))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// trustedName reports whether name is one a gateway gives: not empty,
+// at most maxIdentity bytes, one value (no comma), no control character.
+func trustedName(name string) bool {
+	return name != "" && len(name) <= maxIdentity && !strings.ContainsRune(name, ',') && !strings.ContainsFunc(name, unicode.IsControl)
 }
 
 // maxIdentity bounds the name a gateway's header gives.

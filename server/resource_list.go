@@ -23,7 +23,7 @@ func (s *Server) listResourceTemplates(r *request) {
 // server serves, under the member key: a page of them from the request's
 // cursor, with the cursor of the next page.
 func (s *Server) listResourcePage(r *request, key string, list []*resource) {
-	max := s.opts.maxLevel()
+	max := s.levelOf(r.grant)
 	var p struct {
 		Cursor *string `json:"cursor"`
 	}
@@ -62,7 +62,11 @@ func (s *Server) listResourcePage(r *request, key string, list []*resource) {
 		b = appendString(b, encodePrefixedCursor(key+":", end))
 	}
 	if r.era.modern {
-		b = append(b, fmt.Sprintf(`,"resultType":"complete","ttlMs":%d,"cacheScope":%q,"_meta":{`, toolsTTLMillis, cacheScope)...)
+		scope := cacheScope
+		if r.grant != nil {
+			scope = "private" // what is listed depends on the token
+		}
+		b = append(b, fmt.Sprintf(`,"resultType":"complete","ttlMs":%d,"cacheScope":%q,"_meta":{`, toolsTTLMillis, scope)...)
 		b = appendServerInfo(b, s.serverInfo, false)
 		b = append(b, '}')
 	}

@@ -27,7 +27,7 @@ const (
 
 // readResource answers resources/read.
 func (s *Server) readResource(r *request) {
-	max := s.opts.maxLevel()
+	max := s.levelOf(r.grant)
 	var p struct {
 		URI *string `json:"uri"`
 	}

@@ -472,7 +472,7 @@ func subscribeParams(r *request) (string, bool) {
 // watchTargetOf returns what watching uri at level max takes, or answers
 // r with why it cannot be watched.
 func (s *Server) watchTargetOf(r *request, uri string) (watchTarget, bool) {
-	res, vars := s.resources.match(uri, s.opts.maxLevel())
+	res, vars := s.resources.match(uri, s.levelOf(r.grant))
 	switch {
 	case res == nil:
 		r.failWith(&ResourceNotFound(uri).(*callError).protocolError)

@@ -116,7 +116,7 @@ func TestOAuthServesTheMetadataAndChallengesWithoutAToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp, _ := o.post(t, "", "?access_token="+url.QueryEscape(tok), ping); resp.StatusCode != 401 {
+	if resp, _ := o.post(t, "", "?access_token="+url.QueryEscape(tok), ping); resp.StatusCode != 400 {
 		t.Fatalf("a token in the query string: %d", resp.StatusCode)
 	}
 	if resp, body := o.post(t, tok, "", ping); resp.StatusCode != 200 {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
+	"time"
 
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
@@ -21,7 +22,11 @@ type OP struct {
 	// issuer that cannot be reached.
 	KeysDown   atomic.Bool
 	keyFetches atomic.Int64
+	keysDelay  atomic.Int64 // nanoseconds each answer of the key set waits
 }
+
+// SlowKeys makes each answer of the key set wait d.
+func (o *OP) SlowKeys(d time.Duration) { o.keysDelay.Store(int64(d)) }
 
 // KeyFetches returns how many times the key set was asked for.
 func (o *OP) KeyFetches() int64 { return o.keyFetches.Load() }
@@ -118,6 +123,7 @@ func Start(s *Storage) (*OP, error) {
 	ts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/keys" {
 			o.keyFetches.Add(1)
+			time.Sleep(time.Duration(o.keysDelay.Load()))
 		}
 		if r.URL.Path == "/keys" && o.KeysDown.Load() {
 			http.Error(w, "down", http.StatusServiceUnavailable)

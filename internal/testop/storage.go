@@ -195,6 +195,13 @@ func randID() string {
 	return hex.EncodeToString(b)
 }
 
+// SetTokenTTL sets how long the access tokens issued from now on last.
+func (s *Storage) SetTokenTTL(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.TokenTTL = d
+}
+
 // RegisterClient adds/replaces a client.
 func (s *Storage) RegisterClient(c *Client) {
 	s.mu.Lock()
@@ -345,10 +352,13 @@ func (s *Storage) CreateAccessToken(_ context.Context, req op.TokenRequest) (str
 		clientID = r.GetClientID()
 	}
 	now := time.Now()
+	s.mu.Lock()
+	ttl := s.TokenTTL
+	s.mu.Unlock()
 	t := &token{
 		id: randID(), clientID: clientID, subject: req.GetSubject(),
 		audience: req.GetAudience(), scopes: req.GetScopes(),
-		issuedAt: now, expiresAt: now.Add(s.TokenTTL),
+		issuedAt: now, expiresAt: now.Add(ttl),
 	}
 	s.mu.Lock()
 	s.tokens[t.id] = t
