@@ -117,8 +117,8 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	seen := map[string]bool{}
 	for _, s := range c.Scopes.list() {
-		if s == "" || strings.ContainsAny(s, " \t\r\n\"\\") || seen[s] {
-			return c, fmt.Errorf("oauth: scope names must be distinct, non-empty, without spaces or quotes: %q", c.Scopes.list())
+		if !scopeToken(s) || seen[s] {
+			return c, fmt.Errorf("oauth: scope names must be distinct, non-empty, of printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3): %q", c.Scopes.list())
 		}
 		seen[s] = true
 	}
@@ -150,6 +150,16 @@ func (c Config) withDefaults() (Config, error) {
 		c.Now = time.Now
 	}
 	return c, nil
+}
+
+// scopeToken reports whether s is a scope-token of RFC 6749 §3.3.
+func scopeToken(s string) bool {
+	for _, c := range []byte(s) {
+		if c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // checkIssuer refuses an issuer that is not an https:// URL, or http://

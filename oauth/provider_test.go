@@ -409,3 +409,23 @@ func TestTooManyChecksAtOnceAreAnsweredBusy(t *testing.T) {
 		t.Fatalf("the slow check: %v", err)
 	}
 }
+
+// TestScopeNamesMustBeScopeTokens: a scope name with a space, a quote, a
+// backslash or a control character, an empty one or two alike are
+// refused before anything is fetched.
+func TestScopeNamesMustBeScopeTokens(t *testing.T) {
+	for _, sc := range []oauth.Scopes{
+		{Read: "a b", Write: "w", Admin: "x"},
+		{Read: "r\x01", Write: "w", Admin: "x"},
+		{Read: `r"`, Write: "w", Admin: "x"},
+		{Read: `r\`, Write: "w", Admin: "x"},
+		{Read: "r", Write: "", Admin: "x"},
+		{Read: "r", Write: "r", Admin: "x"},
+		{Read: "é", Write: "w", Admin: "x"},
+	} {
+		_, err := oauth.New(context.Background(), oauth.Config{Issuer: "https://auth.example.com", Resource: resource, Scopes: sc})
+		if err == nil || !strings.Contains(err.Error(), "scope names") {
+			t.Errorf("%q: %v", sc, err)
+		}
+	}
+}
