@@ -226,6 +226,14 @@ func TestTokensTheServerMustRefuse(t *testing.T) {
 			}
 		})
 	}
+	ps, err := o.Storage.SignAs(jose.PS256, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var te *oauth.TokenError
+	if _, err := r.Verify(context.Background(), ps); !errors.As(err, &te) || te.Reason != "signed with an algorithm its key is not meant for" {
+		t.Errorf("PS256 by a key the issuer lists for RS256: %v", err)
+	}
 	for _, aud := range []string{resource, resource + "/"} {
 		if _, err := r.Verify(context.Background(), with(map[string]any{"aud": aud})); err != nil {
 			t.Errorf("the audience %q (a string, a trailing slash or not): %v", aud, err)
@@ -426,6 +434,21 @@ func TestScopeNamesMustBeScopeTokens(t *testing.T) {
 		_, err := oauth.New(context.Background(), oauth.Config{Issuer: "https://auth.example.com", Resource: resource, Scopes: sc})
 		if err == nil || !strings.Contains(err.Error(), "scope names") {
 			t.Errorf("%q: %v", sc, err)
+		}
+	}
+}
+
+// TestAPrincipalNamesTheSubjectAndItsClient: the principal is the
+// subject, and the client beside it when it is another.
+func TestAPrincipalNamesTheSubjectAndItsClient(t *testing.T) {
+	for _, tc := range []struct{ sub, client, want string }{
+		{"alice", "cli", "sub:alice client:cli"},
+		{"agent", "agent", "sub:agent"},
+		{"agent", "", "sub:agent"},
+	} {
+		id := &oauth.Identity{Subject: tc.sub, ClientID: tc.client}
+		if got := id.Principal(); got != tc.want {
+			t.Errorf("%s of %s: %q, want %q", tc.sub, tc.client, got, tc.want)
 		}
 	}
 }

@@ -539,10 +539,16 @@ func (s *Storage) ClientCredentialsTokenRequest(ctx context.Context, clientID st
 // for tests of what a resource server must refuse even when the
 // signature is good.
 func (s *Storage) Sign(claims map[string]any) (string, error) {
+	return s.SignAs(jose.RS256, claims)
+}
+
+// SignAs is Sign with the algorithm alg (PS256, say, with the RSA key
+// the key set says is for RS256).
+func (s *Storage) SignAs(alg jose.SignatureAlgorithm, claims map[string]any) (string, error) {
 	s.mu.Lock()
 	k := s.current
 	s.mu.Unlock()
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: k.key}, (&jose.SignerOptions{}).WithType("JWT").WithHeader("kid", k.id))
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: k.key}, (&jose.SignerOptions{}).WithType("JWT").WithHeader("kid", k.id))
 	if err != nil {
 		return "", err
 	}
