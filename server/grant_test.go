@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stdiotools/toolserver/security"
 )
@@ -151,5 +152,33 @@ func TestAGrantHidesTheResourcesAboveItsLevel(t *testing.T) {
 		if got := post(t, ts, "POST", read, h).body; strings.Contains(got, "admin-only") != tc.shown {
 			t.Errorf("read for %q: %s", tc.level, got)
 		}
+	}
+}
+
+// TestEachPrincipalHasItsOwnCachedResults: over HTTP, a cached tool's
+// result is taken from the cache for the principal that got it, and run
+// again for another.
+func TestEachPrincipalHasItsOwnCachedResults(t *testing.T) {
+	srv := New(Options{Logger: nopLogger()})
+	var runs atomic.Int32
+	if err := AddTool(srv, ToolSpec{Name: "look", Description: "Reads.", CacheTTL: time.Minute}, func(_ context.Context, _ *Call, in httpEchoIn) (httpEchoOut, error) {
+		runs.Add(1)
+		return httpEchoOut(in), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h := srv.HTTPHandler(HTTPOptions{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), r.Header.Get("X-Who"))))
+	}))
+	defer ts.Close()
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"look","arguments":{"text":"x"}}}`
+	for i, who := range []string{"alice", "alice", "bob", "bob", "alice"} {
+		if rep := post(t, ts, "POST", call, map[string]string{"X-Who": who}); rep.status != 200 || strings.Contains(rep.body, `"isError":true`) {
+			t.Fatalf("call %d of %s: %d %s", i, who, rep.status, rep.body)
+		}
+	}
+	if n := runs.Load(); n != 2 {
+		t.Fatalf("the tool ran %d times for two principals, want 2", n)
 	}
 }

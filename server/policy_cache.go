@@ -31,7 +31,12 @@ func (s *Server) cachePolicy(next ToolHandler) ToolHandler {
 		case spec.CacheTTL > 0:
 			rec := new(cacheUse)
 			c.SetValue(cacheKey{}, rec)
+			// Each principal its own entries: a tool's answer may depend on
+			// whom it serves (a library's tool may read WithPrincipal's name).
 			key := spec.Name + "\x00" + string(jsonwire.Canonical(c.args))
+			if c.who != nil && c.who.name != "" {
+				key = c.who.name + "\x00" + key
+			}
 			res, hit, err := cache.do(ctx, key, c.targets, spec.CacheTTL, c.Yield, func() (*CallToolResult, error) {
 				return next(ctx, c)
 			})
