@@ -54,8 +54,10 @@
 //
 //   - stdio.go or http.go: the transport. stdio reads a line and checks
 //     its size; HTTP passes its guards (http_guard.go: Host, Origin,
-//     token), reads the body within a deadline (http_body.go), then takes
-//     one of its places. Either way envelope.go checks it is one JSON-RPC
+//     token, a gateway's identity; an OAuth middleware in front sets the
+//     principal and the grant, grant.go), reads the body within a
+//     deadline (http_body.go), then takes one of its places. Either way
+//     envelope.go checks it is one JSON-RPC
 //     request (bad messages are answered here, -32700 or -32600) and, in
 //     the same walk, finds the members of params, and of its arguments,
 //     that the era and a call are read from; era.go reads the era, once;
