@@ -34,15 +34,11 @@ func discover(ctx context.Context, client *http.Client, issuer string) (metadata
 	if err != nil {
 		return metadata{}, fmt.Errorf("oauth: issuer: %w", err)
 	}
-	path := strings.TrimSuffix(u.EscapedPath(), "/")
-	oauthURL := *u
-	oauthURL.Path, oauthURL.RawPath = "", ""
-	oauthURL.Opaque = "//" + u.Host + "/.well-known/oauth-authorization-server" + path
-	openidURL := *u
-	openidURL.Path, openidURL.RawPath = "", ""
-	openidURL.Opaque = "//" + u.Host + path + "/.well-known/openid-configuration"
+	host, path := u.Scheme+"://"+u.Host, strings.TrimSuffix(u.EscapedPath(), "/")
+	oauthURL := host + "/.well-known/oauth-authorization-server" + path
+	openidURL := host + path + "/.well-known/openid-configuration"
 	var errs []error
-	for _, where := range []string{oauthURL.String(), openidURL.String()} {
+	for _, where := range []string{oauthURL, openidURL} {
 		var m metadata
 		err := getJSON(ctx, client, where, &m)
 		if err == nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/stdiotools/toolserver/server"
@@ -81,6 +80,12 @@ func bearer(h string) (string, bool) {
 	return token, true
 }
 
+// scopeChallenge is the challenge of a call its token's scopes do not
+// allow (server.Grant.Challenge).
+func (r *Resource) scopeChallenge(scope, description string) string {
+	return Challenge("insufficient_scope", description, scope, r.metaURL)
+}
+
 // offered returns the scopes a challenge names: Config.Offered.
 func (r *Resource) offered() string { return strings.Join(r.cfg.Offered, " ") }
 
@@ -88,7 +93,7 @@ func (r *Resource) offered() string { return strings.Join(r.cfg.Offered, " ") }
 // RFC 6750 and MCP: the metadata's URL, the scopes to ask for, and the
 // error, if any, with its description.
 func (r *Resource) challenge(w http.ResponseWriter, status int, code, description, scope string) {
-	w.Header().Set("WWW-Authenticate", Challenge(code, description, scope, r.MetadataURL()))
+	w.Header().Set("WWW-Authenticate", Challenge(code, description, scope, r.metaURL))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
@@ -137,22 +142,16 @@ func quote(s string) string {
 // MetadataURL returns the URL of this resource's Protected Resource
 // Metadata (RFC 9728 §3.1): the well-known path inserted before the
 // resource's own, as https://host/.well-known/oauth-protected-resource/mcp.
-func (r *Resource) MetadataURL() string {
-	u, _ := url.Parse(r.cfg.Resource) // checked by New
-	p := strings.TrimSuffix(u.EscapedPath(), "/")
-	return u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource" + p
-}
+func (r *Resource) MetadataURL() string { return r.metaURL }
 
 // MetadataPaths returns the paths the metadata is served at: the
 // well-known one with the resource's path after it (RFC 9728), and the
 // bare one, for clients that look there.
 func (r *Resource) MetadataPaths() []string {
-	u, _ := url.Parse(r.MetadataURL())
-	paths := []string{u.EscapedPath()}
-	if bare := "/.well-known/oauth-protected-resource"; paths[0] != bare {
-		paths = append(paths, bare)
+	if bare := "/.well-known/oauth-protected-resource"; r.metaPath != bare {
+		return []string{r.metaPath, bare}
 	}
-	return paths
+	return []string{r.metaPath}
 }
 
 // MetadataHandler serves the Protected Resource Metadata (RFC 9728):

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -17,6 +19,9 @@ type Resource struct {
 	issuer string  // as the metadata names it, which tokens must too
 	keys   *keySet // nil when the issuer publishes no keys
 	cache  *tokenCache
+	// metaURL and metaPath are where the resource's metadata is
+	// (MetadataURL), and its path.
+	metaURL, metaPath string
 	// rejected are the tokens refused lately, so that one sent again
 	// costs no check.
 	rejected *tokenCache
@@ -40,7 +45,9 @@ func New(ctx context.Context, cfg Config) (*Resource, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Resource{cfg: cfg, meta: meta, issuer: meta.Issuer,
+	u, _ := url.Parse(cfg.Resource) // checked by withDefaults
+	metaPath := "/.well-known/oauth-protected-resource" + strings.TrimSuffix(u.EscapedPath(), "/")
+	r := &Resource{cfg: cfg, meta: meta, issuer: meta.Issuer, metaURL: u.Scheme + "://" + u.Host + metaPath, metaPath: metaPath,
 		cache:    &tokenCache{max: cfg.CacheSize, skew: cfg.ClockSkew},
 		rejected: &tokenCache{max: cfg.CacheSize},
 		checking: make(chan struct{}, cfg.MaxChecks)}

@@ -172,6 +172,6 @@ func (r *Resource) identity(subject, client string, scopes []string, expiry time
 		return nil, ErrNoScope
 	}
 	id.principal = id.Principal()
-	id.grant = &server.Grant{Level: id.Level, Scope: r.cfg.Scopes.Of, ResourceMetadata: r.MetadataURL()}
+	id.grant = &server.Grant{Level: id.Level, Scope: r.cfg.Scopes.Of, Challenge: r.scopeChallenge}
 	return id, nil
 }

@@ -19,9 +19,11 @@ type Grant struct {
 	Level security.Level
 	// Scope returns the name of the scope that grants a level.
 	Scope func(security.Level) string
-	// ResourceMetadata is the URL of the protected resource's metadata
-	// (RFC 9728), named in the challenge.
-	ResourceMetadata string
+	// Challenge, if set, returns the WWW-Authenticate value of the 403
+	// that refuses a call needing scope, with description (oauth's
+	// names the error, the scope and the resource's metadata); without
+	// it the header names the error alone.
+	Challenge func(scope, description string) string
 }
 
 // grantKey is the context key of WithGrant.
@@ -69,7 +71,11 @@ func (c *Call) refuseScope(g *Grant, t *tool) *wireError {
 	}
 	msg := fmt.Sprintf("tool %q needs the scope %q, which this request's token does not grant; ask the user to authorize it", t.spec.Name, scope)
 	if ch, ok := c.out.(challenger); ok {
-		ch.challenge(fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q, error_description=%q`, scope, g.ResourceMetadata, "tool "+t.spec.Name+" needs "+scope))
+		header := `Bearer error="insufficient_scope"`
+		if g.Challenge != nil {
+			header = g.Challenge(scope, "tool "+t.spec.Name+" needs "+scope)
+		}
+		ch.challenge(header)
 	}
 	return &wireError{code: codeInsufficientScope, message: msg, data: scopeData(scope)}
 }

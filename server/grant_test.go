@@ -40,15 +40,18 @@ func grantServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	if err := AddResource(srv, ResourceSpec{URI: "admin://secret", Name: "secret", Level: security.Admin}, read); err != nil {
 		t.Fatal(err)
 	}
+	challenge := func(scope, description string) string {
+		return `Bearer error="insufficient_scope", scope="` + scope + `", resource_metadata="https://h/.well-known/oauth-protected-resource/mcp"`
+	}
 	names := map[security.Level]string{security.Read: "files:read", security.Write: "files:write", security.Admin: "files:admin"}
 	h := srv.HTTPHandler(HTTPOptions{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		switch r.Header.Get("X-Level") {
 		case "read":
-			ctx = WithGrant(ctx, &Grant{Level: security.Read, Scope: func(l security.Level) string { return names[l] }, ResourceMetadata: "https://h/.well-known/oauth-protected-resource/mcp"})
+			ctx = WithGrant(ctx, &Grant{Level: security.Read, Scope: func(l security.Level) string { return names[l] }, Challenge: challenge})
 		case "write":
-			ctx = WithGrant(ctx, &Grant{Level: security.Write, Scope: func(l security.Level) string { return names[l] }, ResourceMetadata: "https://h/.well-known/oauth-protected-resource/mcp"})
+			ctx = WithGrant(ctx, &Grant{Level: security.Write, Scope: func(l security.Level) string { return names[l] }, Challenge: challenge})
 		}
 		h.ServeHTTP(w, r.WithContext(ctx))
 	}))

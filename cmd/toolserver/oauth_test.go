@@ -122,6 +122,14 @@ func TestOAuthServesTheMetadataAndChallengesWithoutAToken(t *testing.T) {
 	if resp, body := o.post(t, tok, "", ping); resp.StatusCode != 200 {
 		t.Fatalf("a good token: %d %s", resp.StatusCode, body)
 	}
+	// A read token calling a write tool: 403, the challenge naming the
+	// scope to ask for and where the metadata is.
+	write := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"x.txt","content":"x"}}}`
+	resp, body := o.post(t, tok, "", write)
+	want := `Bearer error="insufficient_scope", error_description="tool write_file needs files:write", scope="files:write", resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`
+	if resp.StatusCode != 403 || resp.Header.Get("WWW-Authenticate") != want || !strings.Contains(body, `"data":{"scope":"files:write"}`) {
+		t.Fatalf("a write with a read token: %d %q %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
+	}
 }
 
 // connectOAuth connects the official Go client to o with handler, in the
